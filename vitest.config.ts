@@ -9,6 +9,7 @@ export default defineConfig({
     include: ["**/*.test.ts"],
     exclude: ["node_modules/**", ".next/**", "e2e/**", ".data/**"],
     environment: "node",
+    globalSetup: ["tests/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
