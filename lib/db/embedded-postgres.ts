@@ -205,9 +205,11 @@ function assertUsableDataDir(dataDir: string, account: PostgresAccount | null): 
 
 function firstInaccessibleAncestor(target: string, account: PostgresAccount | null): string | null {
   const parts = path.resolve(target).split(path.sep).filter(Boolean);
-  let current = path.sep;
+  let current: string = path.sep;
   for (const part of parts) {
     current = path.join(current, part);
+    // Folders still to be created are made enterable (mode 0755), so only existing ones count.
+    if (!fs.existsSync(current)) return null;
     if (!canAccess(account, current, "-x")) return current;
   }
   return null;

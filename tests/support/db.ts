@@ -18,8 +18,11 @@ export async function createScratchDatabase(prefix = "scratch"): Promise<Scratch
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () =>
-      withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
+    drop: async () => {
+      await withClient(adminUrl, (client) =>
+        client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+      );
+    },
   };
 }
 

@@ -1,0 +1,35 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { listRuns } from "@/lib/db/queries/runs";
+import { RunsTable } from "./runs-table";
+
+export const metadata: Metadata = { title: "Runs" };
+
+export default async function RunsPage() {
+  await connection(); // rendered per request: the list changes as runs are created
+  const runs = await listRuns();
+
+  return (
+    <section aria-labelledby="runs-heading" className="space-y-6">
+      <div className="flex items-baseline justify-between">
+        <h1 id="runs-heading" className="text-2xl font-semibold tracking-tight">
+          Runs
+        </h1>
+        <p className="text-sm text-muted">
+          {runs.length === 1 ? "1 run" : `${runs.length} runs`}
+        </p>
+      </div>
+      {runs.length === 0 ? (
+        <div className="rounded-lg border border-dashed border-border bg-panel p-10 text-center">
+          <h2 className="text-lg font-medium">No runs yet</h2>
+          <p className="mt-2 text-sm text-muted">
+            A run evolves an agent and its training data together, one round at a time. Runs you
+            create will be listed here.
+          </p>
+        </div>
+      ) : (
+        <RunsTable runs={runs} />
+      )}
+    </section>
+  );
+}
