@@ -1,6 +1,12 @@
 "use client";
 
-export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+export default function ErrorPage({
+  error,
+  reset,
+}: {
+  error: Error & { digest?: string };
+  reset: () => void;
+}) {
   return (
     <div role="alert" className="space-y-3 py-16 text-center">
       <h1 className="text-2xl font-semibold">Something went wrong</h1>

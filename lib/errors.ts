@@ -3,12 +3,7 @@
  * handlers to an HTTP status, CLIs to a message and exit code; anything else is a bug, logged once.
  */
 export type AppErrorCode =
-  | "NOT_FOUND"
-  | "INVALID_INPUT"
-  | "CONFLICT"
-  | "FORBIDDEN"
-  | "UNAVAILABLE"
-  | "INTERNAL";
+  "NOT_FOUND" | "INVALID_INPUT" | "CONFLICT" | "FORBIDDEN" | "UNAVAILABLE" | "INTERNAL";
 
 export class AppError extends Error {
   readonly code: AppErrorCode;

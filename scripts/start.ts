@@ -5,7 +5,8 @@
  * everything it started.
  *
  * Flags: --dev (next dev instead of a production build), --ephemeral (throwaway data folder,
- * deleted on exit: for tests).
+ * deleted on exit: for tests), --skip-build (serve the existing build even if stale: for tests
+ * that start several copies beside a running one).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -21,9 +22,14 @@ const projectRoot = process.cwd();
 const args = new Set(process.argv.slice(2));
 const isDev = args.has("--dev");
 const isEphemeral = args.has("--ephemeral");
+const isBuildSkipped = args.has("--skip-build");
 const log = (line: string) => console.log(`[coevolve] ${line}`);
 
-type Started = { database: PreparedDatabase | null; app: ChildProcess | null; tempDir: string | null };
+type Started = {
+  database: PreparedDatabase | null;
+  app: ChildProcess | null;
+  tempDir: string | null;
+};
 const started: Started = { database: null, app: null, tempDir: null };
 let isStopping = false;
 
@@ -51,10 +57,14 @@ async function main(): Promise<void> {
       isEphemeral,
       log,
     }),
-    isDev ? Promise.resolve() : ensureBuilt(projectRoot, log),
+    isDev || isBuildSkipped ? Promise.resolve() : ensureBuilt(projectRoot, log),
   ]);
   started.database = database;
   log(`database ready: ${redactUrl(database.url)}`);
+  // For tests that need to reach the app's throwaway database directly.
+  if (process.env.COEVOLVE_DATABASE_URL_FILE) {
+    fs.writeFileSync(process.env.COEVOLVE_DATABASE_URL_FILE, database.url, { mode: 0o600 });
+  }
 
   const app = spawn(
     process.execPath,
@@ -76,7 +86,9 @@ async function main(): Promise<void> {
 
   const url = `http://${host === "0.0.0.0" ? "localhost" : host}:${env.PORT}`;
   await waitForHealthy(`${url}/api/health`);
-  log(`CoEvolve Studio is ready at ${url} (started in ${((Date.now() - startedAt) / 1000).toFixed(1)} s)`);
+  log(
+    `CoEvolve Studio is ready at ${url} (started in ${((Date.now() - startedAt) / 1000).toFixed(1)} s)`,
+  );
 }
 
 async function waitForHealthy(healthUrl: string): Promise<void> {
@@ -91,7 +103,10 @@ async function waitForHealthy(healthUrl: string): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new AppError("UNAVAILABLE", `The web server did not become healthy at ${healthUrl} within 120 s.`);
+  throw new AppError(
+    "UNAVAILABLE",
+    `The web server did not become healthy at ${healthUrl} within 120 s.`,
+  );
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
@@ -138,6 +153,8 @@ main().catch(async (error: unknown) => {
   if (isAppError(error)) {
     console.error(`\n[coevolve] error: ${error.message}`);
     if (error.hint) console.error(`[coevolve] ${error.hint}`);
+  } else if (error instanceof Error && error.message.startsWith("Invalid environment")) {
+    console.error(`\n[coevolve] error: ${error.message}`);
   } else {
     console.error("[coevolve] unexpected error:", error);
   }

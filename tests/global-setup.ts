@@ -19,7 +19,10 @@ export default async function setup(project: TestProject) {
   // Under /tmp (world-enterable) so the postgres account can reach it when tests run as root.
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "coevolve-test-pg-"));
   fs.chmodSync(root, 0o755);
-  const server = await startEmbeddedPostgres({ dataDir: path.join(root, "data"), isEphemeral: true });
+  const server = await startEmbeddedPostgres({
+    dataDir: path.join(root, "data"),
+    isEphemeral: true,
+  });
   const adminDatabaseUrl = server.urlFor("postgres");
   await ensureDatabase(adminDatabaseUrl, "coevolve_test");
   const databaseUrl = server.urlFor("coevolve_test");

@@ -15,9 +15,7 @@ export default async function RunsPage() {
         <h1 id="runs-heading" className="text-2xl font-semibold tracking-tight">
           Runs
         </h1>
-        <p className="text-sm text-muted">
-          {runs.length === 1 ? "1 run" : `${runs.length} runs`}
-        </p>
+        <p className="text-sm text-muted">{runs.length === 1 ? "1 run" : `${runs.length} runs`}</p>
       </div>
       {runs.length === 0 ? (
         <div className="rounded-lg border border-dashed border-border bg-panel p-10 text-center">

@@ -13,11 +13,21 @@ export function RunsTable({ runs }: { runs: RunListItem[] }) {
         <caption className="sr-only">All runs, newest first</caption>
         <thead className="bg-panel text-muted">
           <tr>
-            <th scope="col" className="px-4 py-2 font-medium">Name</th>
-            <th scope="col" className="px-4 py-2 font-medium">Mode</th>
-            <th scope="col" className="px-4 py-2 font-medium">Status</th>
-            <th scope="col" className="px-4 py-2 text-right font-medium">Generations</th>
-            <th scope="col" className="px-4 py-2 font-medium">Created</th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Name
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Mode
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Status
+            </th>
+            <th scope="col" className="px-4 py-2 text-right font-medium">
+              Generations
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Created
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -114,9 +114,13 @@ function resolvePostgresAccount(log: (line: string) => void): PostgresAccount | 
     ids = lookupAccount(SUPERUSER);
   }
   if (!ids) {
-    throw new AppError("UNAVAILABLE", "Postgres cannot run as root and no 'postgres' user exists.", {
-      hint: "Create one (useradd --system postgres) or run as a non-root user.",
-    });
+    throw new AppError(
+      "UNAVAILABLE",
+      "Postgres cannot run as root and no 'postgres' user exists.",
+      {
+        hint: "Create one (useradd --system postgres) or run as a non-root user.",
+      },
+    );
   }
   return ids;
 }
@@ -130,7 +134,14 @@ function lookupAccount(name: string): PostgresAccount | null {
 
 /** Exact access check as the account itself (mode bits, ACLs and all), not a guess from stat. */
 function canAccess(account: PostgresAccount | null, target: string, test: "-x" | "-w"): boolean {
-  if (!account) return true;
+  if (!account) {
+    try {
+      fs.accessSync(target, test === "-x" ? fs.constants.X_OK : fs.constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }
   const result = spawnSync("/bin/sh", ["-c", `test ${test} "$1"`, "sh", target], {
     uid: account.uid,
     gid: account.gid,
@@ -229,7 +240,10 @@ function initialiseCluster(
 ): void {
   log(`initialising a new Postgres cluster in ${dataDir}`);
   const password = randomBytes(18).toString("base64url");
-  const pwfile = path.join(os.tmpdir(), `coevolve-pg-pw-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const pwfile = path.join(
+    os.tmpdir(),
+    `coevolve-pg-pw-${process.pid}-${randomBytes(4).toString("hex")}`,
+  );
   fs.writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
   if (account) fs.chownSync(pwfile, account.uid, account.gid);
   try {
@@ -246,9 +260,13 @@ function initialiseCluster(
       { encoding: "utf8", ...(account ?? {}), env: { ...process.env, LC_ALL: "C" } },
     );
     if (result.status !== 0) {
-      throw new AppError("UNAVAILABLE", `initdb failed for ${dataDir}: ${result.stderr || result.error}`, {
-        hint: "Remove the folder if it holds nothing you need, or choose another with COEVOLVE_DATA_DIR.",
-      });
+      throw new AppError(
+        "UNAVAILABLE",
+        `initdb failed for ${dataDir}: ${result.stderr || result.error}`,
+        {
+          hint: "Remove the folder if it holds nothing you need, or choose another with COEVOLVE_DATA_DIR.",
+        },
+      );
     }
   } finally {
     fs.rmSync(pwfile, { force: true });

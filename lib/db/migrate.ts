@@ -75,9 +75,13 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
     for (const migration of migrations) {
       const record = recorded.get(migration.name);
       if (record?.finished_at === null) {
-        throw new AppError("CONFLICT", `Migration ${migration.name} started earlier but never finished.`, {
-          hint: "Inspect the database, fix it by hand, then mark the row in _prisma_migrations as rolled back.",
-        });
+        throw new AppError(
+          "CONFLICT",
+          `Migration ${migration.name} started earlier but never finished.`,
+          {
+            hint: "Inspect the database, fix it by hand, then mark the row in _prisma_migrations as rolled back.",
+          },
+        );
       }
       if (record) {
         if (record.checksum !== migration.checksum) {
@@ -100,7 +104,9 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
     const known = new Set(migrations.map((migration) => migration.name));
     const unknown = rows.filter((row) => !known.has(row.migration_name));
     if (unknown.length > 0) {
-      log(`warning: the database has migrations this checkout does not: ${unknown.map((row) => row.migration_name).join(", ")}`);
+      log(
+        `warning: the database has migrations this checkout does not: ${unknown.map((row) => row.migration_name).join(", ")}`,
+      );
     }
     return result;
   } finally {
@@ -122,8 +128,12 @@ async function applyMigration(client: Client, migration: MigrationFile): Promise
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK");
-    throw new AppError("INTERNAL", `Migration ${migration.name} failed: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new AppError(
+      "INTERNAL",
+      `Migration ${migration.name} failed: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
 }

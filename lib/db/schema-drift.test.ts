@@ -32,7 +32,9 @@ describe("migrations", () => {
     const migratedSchema = await withClient(migrated.url, describeSchema);
     const expectedSchema = await withClient(fromSchema.url, describeSchema);
 
-    expect(migratedSchema.filter((line) => !INTENDED_EXTRAS.includes(line))).toEqual(expectedSchema);
+    expect(migratedSchema.filter((line) => !INTENDED_EXTRAS.includes(line))).toEqual(
+      expectedSchema,
+    );
     for (const extra of INTENDED_EXTRAS) expect(migratedSchema).toContain(extra);
   });
 });

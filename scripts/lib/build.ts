@@ -3,7 +3,16 @@ import fs from "node:fs";
 import path from "node:path";
 import { AppError } from "@/lib/errors";
 
-const SOURCES = ["app", "components", "lib", "public", "next.config.mjs", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "next.config.mjs",
+  "postcss.config.mjs",
+  "package-lock.json",
+  "tsconfig.json",
+];
 const SKIP = new Set(["node_modules", ".next", ".data"]);
 
 /** Newest modification time under the sources the production build depends on. */

@@ -26,11 +26,11 @@ export async function createScratchDatabase(prefix = "scratch"): Promise<Scratch
   };
 }
 
-export async function withClient<T>(url: string, use: (client: Client) => Promise<T>): Promise<T> {
+export async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    return await use(client);
+    return await work(client);
   } finally {
     await client.end();
   }
