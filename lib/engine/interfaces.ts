@@ -1,0 +1,148 @@
+/**
+ * The pluggable parts of a round. Each has a builtin implementation in this folder and may later
+ * get a remote one (OpenAI-compatible agent, LLM synthesizer, HTTP environment server, external
+ * trainer). Anything that might cross a network is Promise-returning; builtin implementations
+ * answer synchronously inside and also expose a `local` fast path that only in-process callers use.
+ */
+import type {
+  EpisodeOutcome,
+  EpisodeStepResult,
+  EnvironmentCatalog,
+  CandidateView,
+  TaskRequest,
+} from "./environment-types";
+import type {
+  Json,
+  OpenAiTool,
+  PolicyCheckpoint,
+  Signal,
+  SignalKind,
+  Task,
+  ToolCall,
+  TrainReport,
+  Trajectory,
+  TrajectoryStep,
+} from "./types";
+
+export type {
+  EpisodeOutcome,
+  EpisodeStepResult,
+  EnvironmentCatalog,
+  CandidateView,
+  TaskRequest,
+} from "./environment-types";
+
+/** Synchronous in-process episode with candidate listing — what the builtin policy acts over. */
+export type LocalEpisode = {
+  readonly maxSteps: number;
+  readonly stepIndex: number;
+  readonly isDone: boolean;
+  view(): CandidateView;
+  stepSync(call: ToolCall): EpisodeStepResult;
+  scoreSync(): EpisodeOutcome;
+};
+
+/** One live attempt at a task. An HTTP environment server implements this per session. */
+export type EpisodeSession = {
+  readonly instruction: string;
+  readonly tools: OpenAiTool[];
+  readonly maxSteps: number;
+  step(call: ToolCall): Promise<EpisodeStepResult>;
+  /** Scores the episode as it stands: checker verdict, reward, side effects. */
+  score(): Promise<EpisodeOutcome>;
+  /** Valid calls the agent could make now, if the environment can enumerate them. */
+  listCandidates?(): Promise<ToolCall[]>;
+  close?(): Promise<void>;
+  local?: LocalEpisode;
+};
+
+export type Environment = {
+  readonly id: string;
+  describe(): EnvironmentCatalog;
+  tools(): OpenAiTool[];
+  generateTask(request: TaskRequest): Promise<Task>;
+  /** The reference solution a validator replays (the checker never trusts it blindly). */
+  referenceSolution(task: Task): Promise<ToolCall[]>;
+  openEpisode(task: Task): Promise<EpisodeSession>;
+  /** Builtin environments expose synchronous task generation for the in-process fast path. */
+  local?: {
+    generateTask(request: TaskRequest): Task;
+    openEpisode(task: Task): LocalEpisode;
+    referenceSolution(task: Task): ToolCall[];
+  };
+};
+
+export type EpisodeRequest = {
+  task: Task;
+  session: EpisodeSession;
+  policy: PolicyCheckpoint;
+  /** Derived from (run seed, generation, task, sample, purpose): never from batch position. */
+  seed: number;
+  temperature: number;
+};
+
+export type EpisodeResult = {
+  steps: TrajectoryStep[];
+  endReason: "finish" | "max_steps";
+};
+
+export type Agent = {
+  readonly id: string;
+  runEpisode(request: EpisodeRequest): Promise<EpisodeResult>;
+};
+
+export type TrainingGroup = { task: Task; trajectories: Trajectory[] };
+
+export type TrainerSettings = {
+  learningRate: number;
+  l2ToBase: number;
+  clipEpsilon: number;
+  minibatchGroups: number;
+  epochs: number;
+};
+
+export type TrainRequest = {
+  policy: PolicyCheckpoint;
+  base: PolicyCheckpoint;
+  groups: TrainingGroup[];
+  settings: TrainerSettings;
+  /** The checkpoint this produces gets this version. */
+  nextVersion: number;
+};
+
+export type Trainer = {
+  readonly id: string;
+  train(request: TrainRequest): Promise<{ policy: PolicyCheckpoint; report: TrainReport }>;
+};
+
+export type SynthesisRequest = {
+  generation: number;
+  runSeed: number;
+  signals: Signal[];
+  /** Parents the signals point at (and any other task the synthesizer may vary). */
+  tasksById: Record<string, Task>;
+  budget: number;
+  weights: Record<SignalKind, number>;
+  environment: Environment;
+};
+
+export type Synthesizer = {
+  readonly id: string;
+  synthesize(request: SynthesisRequest): Promise<Task[]>;
+};
+
+export type ValidationRequest = {
+  candidates: Task[];
+  environment: Environment;
+  /** Fingerprints of every earlier task of the run, the held-out set included. */
+  knownFingerprints: readonly string[];
+};
+
+export type ValidationResult = { tasks: Task[]; envSteps: number };
+
+export type Validator = {
+  readonly id: string;
+  validate(request: ValidationRequest): Promise<ValidationResult>;
+};
+
+export type { Json };

@@ -1,0 +1,109 @@
+import { decodeCheckpoint, encodeCheckpoint } from "../agents/builtin/checkpoint";
+import { FEATURE_DIM } from "../agents/builtin/features";
+import type { Environment, Trainer, TrainRequest, TrainingGroup } from "../interfaces";
+import type { TrainReport } from "../types";
+import { groupAdvantages } from "./advantages";
+import {
+  accumulateDecision,
+  distance,
+  pullTowardBase,
+  SparseGradient,
+  type WeightedDecision,
+} from "./policy-gradient";
+import { replayDecisions } from "./replay";
+
+export const BUILTIN_TRAINER_ID = "builtin-grpo";
+
+type PreparedGroup = { decisions: WeightedDecision[]; trajectories: number; steps: number };
+
+/** Canonical order so the update is identical however the rollouts were batched or stored. */
+export function sortGroups(groups: readonly TrainingGroup[]): TrainingGroup[] {
+  const key = (g: TrainingGroup) =>
+    `${g.task.id}#${String(Math.min(...g.trajectories.map((t) => t.sampleIndex))).padStart(8, "0")}`;
+  return [...groups]
+    .map((g) => ({
+      ...g,
+      trajectories: [...g.trajectories].sort((a, b) => a.sampleIndex - b.sampleIndex),
+    }))
+    .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+function prepareGroup(environment: Environment, group: TrainingGroup): PreparedGroup | null {
+  const advantages = groupAdvantages(group.trajectories.map((t) => t.reward));
+  if (advantages.every((a) => a === 0)) return null;
+  const local = environment.local;
+  if (!local) throw new Error("the builtin trainer needs an in-process environment to replay");
+  const decisions: WeightedDecision[] = [];
+  const scale = group.trajectories.length;
+  let steps = 0;
+  group.trajectories.forEach((trajectory, i) => {
+    const advantage = advantages[i] as number;
+    if (advantage === 0) return;
+    const points = replayDecisions(
+      local.openEpisode(group.task),
+      trajectory.steps.map((s) => ({
+        call: { tool: s.tool, arguments: s.arguments },
+        probability: s.probability,
+      })),
+    );
+    steps += points.length;
+    for (const p of points) decisions.push({ ...p, advantage, scale });
+  });
+  return { decisions, trajectories: group.trajectories.length, steps };
+}
+
+/**
+ * GRPO for the builtin log-linear policy: group-normalized advantages, clipped policy-gradient
+ * updates over minibatches of groups, and an L2 pull toward the base policy that keeps seeds
+ * from drifting apart. Deterministic given its inputs.
+ */
+export function createGrpoTrainer(environment: Environment): Trainer {
+  return {
+    id: BUILTIN_TRAINER_ID,
+    async train(request: TrainRequest) {
+      const { settings } = request;
+      const weights = Float64Array.from(decodeCheckpoint(request.policy));
+      const base = decodeCheckpoint(request.base);
+      const groups = sortGroups(request.groups);
+      const prepared = groups
+        .map((g) => prepareGroup(environment, g))
+        .filter((g): g is PreparedGroup => g !== null);
+      const gradient = new SparseGradient(FEATURE_DIM);
+      let clipped = 0;
+      let updates = 0;
+      let normSum = 0;
+      const size = Math.max(1, settings.minibatchGroups);
+      for (let epoch = 0; epoch < settings.epochs; epoch++) {
+        for (let start = 0; start < prepared.length; start += size) {
+          const batch = prepared.slice(start, start + size);
+          const share = 1 / batch.length;
+          for (const group of batch) {
+            for (const decision of group.decisions) {
+              const scaled = { ...decision, scale: decision.scale / share };
+              if (accumulateDecision(weights, scaled, gradient, settings.clipEpsilon)) clipped++;
+            }
+          }
+          normSum += gradient.applyTo(weights, settings.learningRate);
+          pullTowardBase(weights, base, settings.learningRate, settings.l2ToBase);
+          updates++;
+        }
+      }
+      const report: TrainReport = {
+        groups: groups.length,
+        informativeGroups: prepared.length,
+        trajectories: groups.reduce((a, g) => a + g.trajectories.length, 0),
+        steps: prepared.reduce((a, g) => a + g.steps, 0),
+        clippedSteps: clipped,
+        gradientNorm: updates === 0 ? 0 : normSum / updates,
+        weightDriftFromBase: distance(weights, base),
+      };
+      return {
+        policy:
+          prepared.length === 0
+            ? { ...request.policy, version: request.nextVersion }
+            : encodeCheckpoint(weights, request.nextVersion, "grpo"),
+        report,
+      };
+    },
+  };
+}

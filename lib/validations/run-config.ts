@@ -1,0 +1,98 @@
+import { z } from "zod";
+
+/**
+ * One run's configuration, shared by the CLI, server actions and the API. Every field has a
+ * default, so `RunConfigSchema.parse({})` is a complete, runnable configuration.
+ *
+ * Hyperparameter defaults were tuned on a dev task set (scripts/tune-engine.ts), never on the
+ * held-out set.
+ */
+
+const probability = z.number().min(0).max(1);
+
+export const RUN_MODES = ["coevolve", "static", "uniform"] as const;
+export const REVIEW_MODES = ["manual", "auto", "auto-band"] as const;
+
+export const SignalWeightsSchema = z.object({
+  forgetting: z.number().min(0).default(1),
+  boundary: z.number().min(0).default(1),
+  rare: z.number().min(0).default(1),
+});
+
+export const TrainerConfigSchema = z.object({
+  learningRate: z.number().positive().default(1),
+  /** Strength of the L2 pull toward the base policy, per update. */
+  l2ToBase: z.number().min(0).default(0.001),
+  clipEpsilon: z.number().min(0).default(0.2),
+  /** GRPO groups per gradient step. */
+  minibatchGroups: z.number().int().positive().default(8),
+  epochs: z.number().int().positive().default(1),
+});
+
+export const SignalConfigSchema = z.object({
+  /** Pass rate that counts as "solved" for forgetting. */
+  passThreshold: probability.default(0.5),
+  /** Share of the boundary score that comes from step entropy (the rest: closeness to 0.5). */
+  entropyWeight: probability.default(0.25),
+  /** Generations of trajectories the rare signal looks back over. */
+  rareWindow: z.number().int().positive().default(3),
+  /** Fewer uses/successes than this in the window counts as rare. */
+  rareMinCount: z.number().int().positive().default(8),
+});
+
+export const ReviewConfigSchema = z
+  .object({
+    mode: z.enum(REVIEW_MODES).default("auto"),
+    /** Estimated-difficulty band for auto-band review, inclusive. */
+    band: z.tuple([probability, probability]).default([0.15, 0.9]),
+  })
+  .refine((r) => r.band[0] <= r.band[1], { message: "band must be [low, high] with low ≤ high" });
+
+export const BasePolicyConfigSchema = z.object({
+  seed: z.number().int().default(0),
+  /** Skills the base policy saw demonstrations of (level 1 only, like a base model). */
+  demoSkills: z.array(z.string().min(1)).default(["lookup", "message", "organize"]),
+  demosPerSkill: z.number().int().min(0).default(8),
+  epochs: z.number().int().positive().default(1),
+  learningRate: z.number().positive().default(0.5),
+});
+
+export const RunConfigSchema = z.object({
+  mode: z.enum(RUN_MODES).default("coevolve"),
+  seed: z.number().int().min(0).default(1),
+  rounds: z.number().int().min(0).max(1000).default(10),
+  environment: z.literal("toolworld").default("toolworld"),
+  agent: z.literal("builtin").default("builtin"),
+  trainer: z.literal("builtin-grpo").default("builtin-grpo"),
+  synthesizer: z.literal("builtin").default("builtin"),
+
+  /** G: rollouts per task per round (one GRPO group). */
+  groupSize: z.number().int().min(2).default(8),
+  /** Pool slots per round; training rollouts per round = tasksPerRound × groupSize in every mode. */
+  tasksPerRound: z.number().int().positive().default(48),
+  seedPoolSize: z.number().int().positive().default(24),
+  seedLevels: z.array(z.number().int().min(1).max(5)).min(1).default([1, 2]),
+  /** Held-out tasks per skill × level cell (7 skills × 5 levels). */
+  heldoutPerCell: z.number().int().positive().default(4),
+  rolloutTemperature: z.number().positive().default(1),
+  /** 0 = greedy evaluation. */
+  evalTemperature: z.number().min(0).default(0),
+
+  trainerSettings: TrainerConfigSchema.prefault({}),
+  /** Candidate tasks synthesized per round (before validation and curation). */
+  synthesisBudget: z.number().int().min(0).default(48),
+  signalWeights: SignalWeightsSchema.prefault({}),
+  signals: SignalConfigSchema.prefault({}),
+  review: ReviewConfigSchema.prefault({}),
+  /** Share of each pool given to replayed earlier tasks. */
+  replayFraction: probability.default(0.25),
+  base: BasePolicyConfigSchema.prefault({}),
+});
+
+export type RunConfig = z.infer<typeof RunConfigSchema>;
+export type RunConfigInput = z.input<typeof RunConfigSchema>;
+export type RunMode = RunConfig["mode"];
+
+export function parseRunConfig(input: unknown): RunConfig {
+  return RunConfigSchema.parse(input ?? {});
+}
