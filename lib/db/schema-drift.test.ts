@@ -7,7 +7,7 @@ import { createScratchDatabase, withClient, type ScratchDatabase } from "@/tests
 
 /** Objects the migrations add on purpose that Prisma's schema language cannot express. */
 const INTENDED_EXTRAS = [
-  `index CREATE UNIQUE INDEX "Generation_one_active_round_per_run" ON public."Generation" USING btree ("runId") WHERE (status = ANY (ARRAY['QUEUED'::"GenerationStatus", 'RUNNING'::"GenerationStatus"]))`,
+  `index CREATE UNIQUE INDEX "Generation_one_active_round_per_run" ON public."Generation" USING btree ("runId") WHERE (status = ANY (ARRAY['QUEUED'::"GenerationStatus", 'RUNNING'::"GenerationStatus", 'AWAITING_REVIEW'::"GenerationStatus"]))`,
 ];
 
 const databases: ScratchDatabase[] = [];

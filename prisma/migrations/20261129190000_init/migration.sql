@@ -8,10 +8,10 @@ CREATE TYPE "RunMode" AS ENUM ('COEVOLVE', 'STATIC', 'UNIFORM');
 CREATE TYPE "RunStatus" AS ENUM ('ACTIVE', 'ARCHIVED');
 
 -- CreateEnum
-CREATE TYPE "GenerationStatus" AS ENUM ('QUEUED', 'RUNNING', 'DONE', 'FAILED', 'CANCELLED');
+CREATE TYPE "GenerationStatus" AS ENUM ('QUEUED', 'RUNNING', 'AWAITING_REVIEW', 'DONE', 'FAILED', 'CANCELLED');
 
 -- CreateEnum
-CREATE TYPE "Stage" AS ENUM ('ROLLOUT', 'TRAIN', 'EVALUATE', 'SIGNALS', 'SYNTHESIZE', 'VALIDATE', 'CURATE', 'NEXT_POOL', 'DONE');
+CREATE TYPE "Stage" AS ENUM ('SEED', 'ROLLOUT', 'TRAIN', 'EVALUATE', 'SIGNALS', 'SYNTHESIZE', 'VALIDATE', 'CURATE', 'NEXT_POOL', 'DONE');
 
 -- CreateEnum
 CREATE TYPE "TaskOrigin" AS ENUM ('SEED', 'SYNTHESIZED', 'IMPORTED');
@@ -74,6 +74,11 @@ CREATE TABLE "Generation" (
     "error" TEXT,
     "reviewClosedAt" TIMESTAMP(3),
     "attempt" INTEGER NOT NULL DEFAULT 0,
+    "history" JSONB,
+    "heldout" JSONB,
+    "trainReport" JSONB,
+    "trainRollouts" INTEGER NOT NULL DEFAULT 0,
+    "trainEnvSteps" INTEGER NOT NULL DEFAULT 0,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "startedAt" TIMESTAMP(3),
     "finishedAt" TIMESTAMP(3),
@@ -98,6 +103,7 @@ CREATE TABLE "PolicyCheckpoint" (
 CREATE TABLE "Task" (
     "id" SERIAL NOT NULL,
     "runId" INTEGER NOT NULL,
+    "key" TEXT NOT NULL,
     "generationId" INTEGER NOT NULL,
     "skill" TEXT NOT NULL,
     "level" INTEGER NOT NULL,
@@ -107,6 +113,8 @@ CREATE TABLE "Task" (
     "split" "Split" NOT NULL DEFAULT 'TRAIN',
     "signalKind" "SignalKind",
     "signalId" INTEGER,
+    "relation" TEXT,
+    "measuredByPolicyVersion" INTEGER,
     "parentTaskId" INTEGER,
     "triggerTrajectoryId" BIGINT,
     "instruction" TEXT NOT NULL,
@@ -222,6 +230,27 @@ CREATE TABLE "AuditEvent" (
     CONSTRAINT "AuditEvent_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "PoolEntry" (
+    "generationId" INTEGER NOT NULL,
+    "taskId" INTEGER NOT NULL,
+    "position" INTEGER NOT NULL,
+
+    CONSTRAINT "PoolEntry_pkey" PRIMARY KEY ("generationId","taskId")
+);
+
+-- CreateTable
+CREATE TABLE "StageBatch" (
+    "id" SERIAL NOT NULL,
+    "generationId" INTEGER NOT NULL,
+    "stage" "Stage" NOT NULL,
+    "batchIndex" INTEGER NOT NULL,
+    "taskIds" INTEGER[],
+    "doneAt" TIMESTAMP(3),
+
+    CONSTRAINT "StageBatch_pkey" PRIMARY KEY ("id")
+);
+
 -- CreateIndex
 CREATE UNIQUE INDEX "User_email_key" ON "User"("email");
 
@@ -268,6 +297,9 @@ CREATE INDEX "Task_parentTaskId_idx" ON "Task"("parentTaskId");
 CREATE UNIQUE INDEX "Task_runId_fingerprint_key" ON "Task"("runId", "fingerprint");
 
 -- CreateIndex
+CREATE UNIQUE INDEX "Task_runId_key_key" ON "Task"("runId", "key");
+
+-- CreateIndex
 CREATE INDEX "Trajectory_taskId_generationId_idx" ON "Trajectory"("taskId", "generationId");
 
 -- CreateIndex
@@ -293,6 +325,9 @@ CREATE INDEX "ShareLink_runId_idx" ON "ShareLink"("runId");
 
 -- CreateIndex
 CREATE INDEX "AuditEvent_runId_at_idx" ON "AuditEvent"("runId", "at");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "StageBatch_generationId_stage_batchIndex_key" ON "StageBatch"("generationId", "stage", "batchIndex");
 
 -- AddForeignKey
 ALTER TABLE "Run" ADD CONSTRAINT "Run_createdById_fkey" FOREIGN KEY ("createdById") REFERENCES "User"("id") ON DELETE SET NULL ON UPDATE CASCADE;
@@ -348,8 +383,17 @@ ALTER TABLE "AuditEvent" ADD CONSTRAINT "AuditEvent_actorId_fkey" FOREIGN KEY ("
 -- AddForeignKey
 ALTER TABLE "AuditEvent" ADD CONSTRAINT "AuditEvent_runId_fkey" FOREIGN KEY ("runId") REFERENCES "Run"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
+-- AddForeignKey
+ALTER TABLE "PoolEntry" ADD CONSTRAINT "PoolEntry_generationId_fkey" FOREIGN KEY ("generationId") REFERENCES "Generation"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- One round at a time per run: at most one generation of a run may be queued or running.
--- Prisma's schema language cannot express a partial index, so it lives only here
+-- AddForeignKey
+ALTER TABLE "PoolEntry" ADD CONSTRAINT "PoolEntry_taskId_fkey" FOREIGN KEY ("taskId") REFERENCES "Task"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "StageBatch" ADD CONSTRAINT "StageBatch_generationId_fkey" FOREIGN KEY ("generationId") REFERENCES "Generation"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+
+-- One round at a time per run: at most one generation of a run may be queued, running or waiting
+-- for its review. Prisma's schema language cannot express a partial index, so it lives only here
 -- (listed in lib/db/schema-drift.test.ts as an intended difference).
-CREATE UNIQUE INDEX "Generation_one_active_round_per_run" ON "Generation"("runId") WHERE "status" IN ('QUEUED', 'RUNNING');
+CREATE UNIQUE INDEX "Generation_one_active_round_per_run" ON "Generation"("runId") WHERE "status" IN ('QUEUED', 'RUNNING', 'AWAITING_REVIEW');

@@ -1,0 +1,92 @@
+import PgBoss from "pg-boss";
+import type { PoolClient } from "pg";
+
+/**
+ * The Postgres job queue (pg-boss). Jobs carry ids only: the Generation row holds a round's state
+ * and status, the queue only delivers "work on this now". Every handler is idempotent, so a job
+ * delivered twice (a retry after a crash, a duplicate enqueue) changes nothing the second time.
+ */
+
+export const QUEUE = {
+  /** Run one stage of a round (everything but the rollouts themselves). */
+  stage: "round-stage",
+  /** Roll out one batch of a generation's tasks; many run at once across workers. */
+  rollout: "rollout-batch",
+} as const;
+
+export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
+
+export type StageJob = { generationId: number; attempt: number };
+export type RolloutJob = { generationId: number; attempt: number; batchIndex: number };
+
+/**
+ * How long a job may stay active before the queue presumes its worker dead and hands it to
+ * another: the bound on recovery time after a `kill -9`. Builtin stages take well under a second
+ * per batch; runs with slow external agents raise it through the run config (a later issue).
+ */
+export const JOB_EXPIRY_SECONDS = 30;
+/** How often some worker sweeps expired jobs back into the queue. */
+export const MAINTENANCE_INTERVAL_SECONDS = 5;
+
+const queueDefaults = {
+  retryLimit: 20,
+  retryDelay: 1,
+  retryBackoff: false,
+  expireInSeconds: JOB_EXPIRY_SECONDS,
+} satisfies Omit<PgBoss.Queue, "name">;
+
+export type BossRole = "worker" | "client";
+
+export function createBoss(connectionString: string, role: BossRole): PgBoss {
+  return new PgBoss({
+    connectionString,
+    application_name: `coevolve-${role}`,
+    max: role === "worker" ? 6 : 3,
+    // Only workers sweep expired jobs; the web app just enqueues.
+    supervise: role === "worker",
+    maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
+    schedule: false,
+    migrate: true,
+  });
+}
+
+/** Creates the queues if missing; safe to call from every process at start-up. */
+export async function ensureQueues(boss: PgBoss): Promise<void> {
+  for (const name of Object.values(QUEUE)) {
+    const existing = await boss.getQueue(name);
+    if (!existing) {
+      try {
+        await boss.createQueue(name, { name, ...queueDefaults });
+      } catch (error) {
+        // Another process created it between our look and our create: what we wanted.
+        if (!(await boss.getQueue(name))) throw error;
+      }
+    }
+  }
+}
+
+/** Lets pg-boss write its job row inside our open transaction: both commit or neither. */
+export function inTransaction(client: PoolClient): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => {
+      const result = await client.query(text, values);
+      return { rows: result.rows };
+    },
+  };
+}
+
+export async function enqueueStage(boss: PgBoss, client: PoolClient, job: StageJob): Promise<void> {
+  await boss.send(QUEUE.stage, job, { db: inTransaction(client) });
+}
+
+export async function enqueueRolloutBatches(
+  boss: PgBoss,
+  client: PoolClient,
+  jobs: RolloutJob[],
+): Promise<void> {
+  if (jobs.length === 0) return;
+  await boss.insert(
+    jobs.map((data) => ({ name: QUEUE.rollout, data, ...queueDefaults })),
+    { db: inTransaction(client) },
+  );
+}
