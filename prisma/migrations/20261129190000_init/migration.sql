@@ -193,6 +193,7 @@ CREATE TABLE "Signal" (
     "id" SERIAL NOT NULL,
     "generationId" INTEGER NOT NULL,
     "taskId" INTEGER,
+    "key" TEXT NOT NULL,
     "kind" "SignalKind" NOT NULL,
     "score" DOUBLE PRECISION NOT NULL,
     "details" JSONB NOT NULL,
@@ -233,10 +234,10 @@ CREATE TABLE "AuditEvent" (
 -- CreateTable
 CREATE TABLE "PoolEntry" (
     "generationId" INTEGER NOT NULL,
-    "taskId" INTEGER NOT NULL,
     "position" INTEGER NOT NULL,
+    "taskId" INTEGER NOT NULL,
 
-    CONSTRAINT "PoolEntry_pkey" PRIMARY KEY ("generationId","taskId")
+    CONSTRAINT "PoolEntry_pkey" PRIMARY KEY ("generationId","position")
 );
 
 -- CreateTable
@@ -245,7 +246,7 @@ CREATE TABLE "StageBatch" (
     "generationId" INTEGER NOT NULL,
     "stage" "Stage" NOT NULL,
     "batchIndex" INTEGER NOT NULL,
-    "taskIds" INTEGER[],
+    "items" INTEGER[],
     "doneAt" TIMESTAMP(3),
 
     CONSTRAINT "StageBatch_pkey" PRIMARY KEY ("id")
@@ -318,6 +319,9 @@ CREATE INDEX "Signal_generationId_kind_idx" ON "Signal"("generationId", "kind");
 CREATE INDEX "Signal_taskId_idx" ON "Signal"("taskId");
 
 -- CreateIndex
+CREATE UNIQUE INDEX "Signal_generationId_key_key" ON "Signal"("generationId", "key");
+
+-- CreateIndex
 CREATE UNIQUE INDEX "ShareLink_tokenHash_key" ON "ShareLink"("tokenHash");
 
 -- CreateIndex
@@ -325,6 +329,9 @@ CREATE INDEX "ShareLink_runId_idx" ON "ShareLink"("runId");
 
 -- CreateIndex
 CREATE INDEX "AuditEvent_runId_at_idx" ON "AuditEvent"("runId", "at");
+
+-- CreateIndex
+CREATE INDEX "PoolEntry_taskId_idx" ON "PoolEntry"("taskId");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "StageBatch_generationId_stage_batchIndex_key" ON "StageBatch"("generationId", "stage", "batchIndex");
