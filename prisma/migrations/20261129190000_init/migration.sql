@@ -146,6 +146,9 @@ CREATE TABLE "Trajectory" (
     "advantage" DOUBLE PRECISION,
     "sideEffect" BOOLEAN NOT NULL DEFAULT false,
     "policyVersion" INTEGER NOT NULL,
+    "answer" TEXT,
+    "endReason" TEXT,
+    "failure" TEXT,
     "error" TEXT,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
