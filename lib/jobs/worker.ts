@@ -1,0 +1,44 @@
+import { Pool } from "pg";
+import type { EngineDeps } from "@/lib/engine/engine";
+import type { RunConfig } from "@/lib/validations/run-config";
+import { createBoss, ensureQueues, QUEUE, type RolloutJob, type StageJob } from "./queue";
+import { runRolloutJob, runStageJob, type RoundContext } from "./rounds";
+
+export type WorkerOptions = {
+  connectionString: string;
+  /** Engine parts per run config; tests substitute failing ones. */
+  depsFor?: (config: RunConfig) => EngineDeps;
+  log?: (line: string) => void;
+};
+
+export type RunningWorker = { stop: () => Promise<void> };
+
+/**
+ * A worker process's job loop: stage jobs and rollout batches, from the shared Postgres queue.
+ * Any number may run against the same database, on any machine.
+ */
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const log = options.log ?? (() => {});
+  const boss = createBoss(options.connectionString, "worker");
+  boss.on("error", (error) => log(`queue error: ${error.message}`));
+  await boss.start();
+  await ensureQueues(boss);
+  const pool = new Pool({ connectionString: options.connectionString, max: 4 });
+  const ctx: RoundContext = { pool, boss, depsFor: options.depsFor };
+  const polling = { batchSize: 1, pollingIntervalSeconds: 0.5 };
+
+  await boss.work<StageJob>(QUEUE.stage, polling, async ([job]) => {
+    if (job) await runStageJob(ctx, job.data);
+  });
+  await boss.work<RolloutJob>(QUEUE.rollout, polling, async ([job]) => {
+    if (job) await runRolloutJob(ctx, job.data);
+  });
+  log("worker started");
+
+  return {
+    stop: async () => {
+      await boss.stop({ graceful: true, timeout: 10_000 });
+      await pool.end();
+    },
+  };
+}
