@@ -123,6 +123,8 @@ export type SynthesisRequest = {
   tasksById: Record<string, Task>;
   budget: number;
   weights: Record<SignalKind, number>;
+  /** Targeting knobs; a synthesizer may ignore them. */
+  options: { harderAbove: number; maxPerCell: number };
   environment: Environment;
 };
 

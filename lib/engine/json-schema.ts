@@ -5,6 +5,17 @@ import type { Json, JsonObject } from "./types";
  * additionalProperties, minLength, pattern, minimum/exclusiveMinimum, enum). Hand-written so the
  * engine stays dependency-free and can check arbitrary calls from an LLM agent.
  */
+const patterns = new Map<string, RegExp>();
+
+function compilePattern(pattern: string): RegExp {
+  let re = patterns.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern);
+    patterns.set(pattern, re);
+  }
+  return re;
+}
+
 export function validateJsonSchema(schema: JsonObject, value: Json, path = "arguments"): string[] {
   const errors: string[] = [];
   const type = schema.type;
@@ -32,7 +43,7 @@ export function validateJsonSchema(schema: JsonObject, value: Json, path = "argu
     if (typeof schema.minLength === "number" && value.length < schema.minLength) {
       errors.push(`${path} must have at least ${schema.minLength} characters`);
     }
-    if (typeof schema.pattern === "string" && !new RegExp(schema.pattern).test(value)) {
+    if (typeof schema.pattern === "string" && !compilePattern(schema.pattern).test(value)) {
       errors.push(`${path} must match ${schema.pattern}`);
     }
   } else if (type === "number" || type === "integer") {

@@ -139,7 +139,7 @@ export async function synthesizeTasks(
     runSeed: number;
     signals: Signal[];
     tasksById: Record<string, Task>;
-    config: Pick<RunConfig, "synthesisBudget" | "signalWeights">;
+    config: Pick<RunConfig, "synthesisBudget" | "signalWeights" | "synthesis">;
   },
 ): Promise<Task[]> {
   return deps.synthesizer.synthesize({
@@ -149,6 +149,7 @@ export async function synthesizeTasks(
     tasksById: input.tasksById,
     budget: input.config.synthesisBudget,
     weights: input.config.signalWeights,
+    options: input.config.synthesis,
     environment: deps.environment,
   });
 }

@@ -26,7 +26,7 @@ export const TrainerConfigSchema = z.object({
   clipEpsilon: z.number().min(0).default(0.2),
   /** GRPO groups per gradient step. */
   minibatchGroups: z.number().int().positive().default(8),
-  epochs: z.number().int().positive().default(1),
+  epochs: z.number().int().positive().default(3),
 });
 
 export const SignalConfigSchema = z.object({
@@ -38,6 +38,13 @@ export const SignalConfigSchema = z.object({
   rareWindow: z.number().int().positive().default(3),
   /** Fewer uses/successes than this in the window counts as rare. */
   rareMinCount: z.number().int().positive().default(8),
+});
+
+export const SynthesisConfigSchema = z.object({
+  /** A boundary task passed at least this often gets a harder variant ("mostly passes"). */
+  harderAbove: probability.default(0.5),
+  /** Candidates per skill × level cell per round: targeting without tunnel vision. */
+  maxPerCell: z.number().int().positive().default(4),
 });
 
 export const ReviewConfigSchema = z
@@ -82,6 +89,7 @@ export const RunConfigSchema = z.object({
   /** Candidate tasks synthesized per round (before validation and curation). */
   synthesisBudget: z.number().int().min(0).default(48),
   signalWeights: SignalWeightsSchema.prefault({}),
+  synthesis: SynthesisConfigSchema.prefault({}),
   signals: SignalConfigSchema.prefault({}),
   review: ReviewConfigSchema.prefault({}),
   /** Share of each pool given to replayed earlier tasks. */

@@ -20,6 +20,7 @@ export function planIntents(
   tasksById: Readonly<Record<string, Task>>,
   catalog: EnvironmentCatalog,
   pickIndex: number,
+  harderAbove: number,
 ): Intent[] {
   const parent = signal.taskId ? (tasksById[signal.taskId] ?? null) : null;
   const details = signal.details;
@@ -34,7 +35,7 @@ export function planIntents(
     if (Number(details.to) === 0 && level > 1) intents.push(variant("easier", level - 1));
   } else if (signal.kind === "boundary") {
     const passRate = Number(details.passRate);
-    if (passRate >= 0.75 && level < 5) intents.push(variant("harder", level + 1));
+    if (passRate >= harderAbove && level < 5) intents.push(variant("harder", level + 1));
     intents.push(variant("variant", level));
   } else if (details.scope === "cell") {
     const alwaysFails = Number(details.attempts) > 0 && Number(details.successes) === 0;
@@ -82,6 +83,7 @@ export function createRuleSynthesizer(): Synthesizer {
       const present = new Set<SignalKind>(request.signals.map((s) => s.kind));
       const budgets = allocateBudget(request.budget, request.weights, present);
       const out: Task[] = [];
+      const perCell = new Map<string, number>();
       for (const kind of ["forgetting", "boundary", "rare"] as const) {
         const signals = request.signals.filter((s) => s.kind === kind).sort(byScore);
         const uses = new Map<string, number>();
@@ -91,13 +93,18 @@ export function createRuleSynthesizer(): Synthesizer {
           const signal = signals[i % signals.length]!;
           const use = uses.get(signal.id) ?? 0;
           uses.set(signal.id, use + 1);
-          const intents = planIntents(signal, request.tasksById, catalog, use);
+          const { harderAbove, maxPerCell } = request.options;
+          const intents = planIntents(signal, request.tasksById, catalog, use, harderAbove).filter(
+            (i) => (perCell.get(`${i.skill}:${i.level}`) ?? 0) < maxPerCell,
+          );
           if (intents.length === 0) {
             stalled++;
             continue;
           }
           stalled = 0;
           const intent = intents[use % intents.length]!;
+          const cellKey = `${intent.skill}:${intent.level}`;
+          perCell.set(cellKey, (perCell.get(cellKey) ?? 0) + 1);
           const requestForTask: TaskRequest = {
             skill: intent.skill,
             level: intent.level,

@@ -76,10 +76,11 @@ export function createGrpoTrainer(environment: Environment): Trainer {
       for (let epoch = 0; epoch < settings.epochs; epoch++) {
         for (let start = 0; start < prepared.length; start += size) {
           const batch = prepared.slice(start, start + size);
-          const share = 1 / batch.length;
           for (const group of batch) {
             for (const decision of group.decisions) {
-              const scaled = { ...decision, scale: decision.scale / share };
+              // Mean over a nominal minibatch of `size` groups × G samples, so a short last
+              // minibatch (or a round with one informative group) never takes an oversized step.
+              const scaled = { ...decision, scale: decision.scale * size };
               if (accumulateDecision(weights, scaled, gradient, settings.clipEpsilon)) clipped++;
             }
           }

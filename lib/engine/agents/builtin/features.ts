@@ -31,12 +31,35 @@ const WORD = tokenHash("#word");
 const FLAG = tokenHash("#flag");
 const FACT = tokenHash("#fact");
 const LEX = tokenHash("#lex");
+const ANY_FACT = tokenHash("#any-fact");
+const TOOL_WORD = tokenHash("#tool-word");
+
+const toolTokens = new Map<string, string[]>();
+
+/**
+ * Does the instruction use a word from the tool's name ("cancel" → cancel_event, "pay" →
+ * send_payment)? Tool-independent, so what the base policy learns from a few tools transfers to
+ * tools it never saw — the kind of prior an LLM brings from reading tool names.
+ */
+function sharesToolWord(tool: string, words: readonly string[]): boolean {
+  let tokens = toolTokens.get(tool);
+  if (!tokens) {
+    tokens = tool.split("_").filter((t) => t.length >= 3);
+    toolTokens.set(tool, tokens);
+  }
+  for (const w of words) {
+    if (w.length < 3 || w.startsWith("<")) continue;
+    for (const t of tokens) if (t.startsWith(w) || w.startsWith(t)) return true;
+  }
+  return false;
+}
 
 /**
  * Feature indices per candidate: tool bias; previous tool × tool; step bucket × tool;
  * instruction word × tool; task-state flag × tool; fact × tool; and word × fact for lexical facts
- * (answer/text field vs "phone"/"email" in the instruction). Tool-conjoined, so one weight vector
- * serves all tools.
+ * (answer/text field vs "phone"/"email" in the instruction). Mostly tool-conjoined, so one weight
+ * vector serves all tools; facts also appear on their own and the tool-word overlap is global, so
+ * argument preferences ("the contact named after 'send'", "never repeat a call") transfer.
  */
 export function extractFeatures(view: CandidateView, stepIndex: number): Int32Array[] {
   const words = view.words.map(tokenHash);
@@ -49,12 +72,15 @@ export function extractFeatures(view: CandidateView, stepIndex: number): Int32Ar
     const facts = candidate.facts;
     let lexical = 0;
     for (const f of facts) if (f.startsWith("L:")) lexical++;
-    const size = 3 + words.length + flags.length + facts.length + lexical * words.length;
+    const toolWord = sharesToolWord(candidate.call.tool, view.words) ? 1 : 0;
+    const size =
+      3 + toolWord + words.length + flags.length + 2 * facts.length + lexical * words.length;
     const feats = new Int32Array(size);
     let n = 0;
     feats[n++] = mix(t, BIAS) & MASK;
     feats[n++] = mix(mix(t, PREV), prev) & MASK;
     feats[n++] = mix(mix(t, STEP), step) & MASK;
+    if (toolWord) feats[n++] = mix(TOOL_WORD, 1) & MASK;
     const tw = mix(t, WORD);
     for (const w of words) feats[n++] = mix(tw, w) & MASK;
     const tg = mix(t, FLAG);
@@ -63,6 +89,7 @@ export function extractFeatures(view: CandidateView, stepIndex: number): Int32Ar
     for (const f of facts) {
       const fh = tokenHash(f);
       feats[n++] = mix(tf, fh) & MASK;
+      feats[n++] = mix(ANY_FACT, fh) & MASK;
       if (f.startsWith("L:")) {
         const tl = mix(mix(t, LEX), fh);
         for (const w of words) feats[n++] = mix(tl, w) & MASK;

@@ -27,6 +27,8 @@ export type IndexedWorld = {
   filesById: ReadonlyMap<string, FileEntry>;
   eventsById: ReadonlyMap<string, CalendarEvent>;
   transactionsByContact: ReadonlyMap<string, Transaction[]>;
+  /** Lower-cased name parts per contact id, for name search. */
+  nameTokens: ReadonlyMap<string, readonly string[]>;
 };
 
 export function indexWorld(world: World): IndexedWorld {
@@ -42,6 +44,7 @@ export function indexWorld(world: World): IndexedWorld {
     filesById: new Map(world.files.map((f) => [f.id, f])),
     eventsById: new Map(world.events.map((e) => [e.id, e])),
     transactionsByContact,
+    nameTokens: new Map(world.contacts.map((c) => [c.id, c.name.toLowerCase().split(" ")])),
   };
 }
 

@@ -76,7 +76,7 @@ const DEFINITIONS: ToolDefinition[] = [
         .filter((c) => {
           if (city !== null && c.city.toLowerCase() !== city) return false;
           if (tokens === null) return true;
-          const own = c.name.toLowerCase().split(" ");
+          const own = indexed.nameTokens.get(c.id) ?? [];
           return tokens.some((t) => own.includes(t));
         })
         .map((c) => ({ id: c.id, name: c.name, city: c.city }));
