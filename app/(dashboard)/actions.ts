@@ -1,0 +1,123 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { defineAction } from "@/lib/actions/safe-action";
+import {
+  archiveRun,
+  cancelRound,
+  closeReview,
+  createRun,
+  launchRound,
+  retryRound,
+  type MutationContext,
+} from "@/lib/db/mutations/rounds";
+import { getPool } from "@/lib/db/pool";
+import { getQueueClient } from "@/lib/jobs/client";
+import { RunConfigSchema } from "@/lib/validations/run-config";
+
+async function mutationContext(actor: string | null): Promise<MutationContext> {
+  return { pool: getPool(), boss: await getQueueClient(), actor };
+}
+
+function revalidateRuns() {
+  revalidatePath("/");
+  revalidatePath("/runs/[slug]", "page");
+}
+
+/** An empty or non-numeric field becomes NaN, so zod says "Enter a number" instead of using a default. */
+function numberField(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  return value.trim() === "" ? Number.NaN : Number(value);
+}
+
+const NewRunSchema = z.object({
+  name: z.string().trim().min(1, "Enter a name for the run").max(120),
+  config: RunConfigSchema,
+});
+
+/** The New run form's fields, shaped as the run config; everything not on the form takes its default. */
+export const createRunAction = defineAction({
+  name: "run.create",
+  schema: NewRunSchema,
+  prepare: (raw) => ({
+    name: raw.name ?? "",
+    config: {
+      mode: raw.mode,
+      seed: numberField(raw.seed),
+      tasksPerRound: numberField(raw.tasksPerRound),
+      groupSize: numberField(raw.groupSize),
+      synthesisBudget: numberField(raw.synthesisBudget),
+      replayFraction: numberField(raw.replayFraction),
+      review: { mode: raw.reviewMode },
+    },
+  }),
+  fieldOf: (path) => {
+    if (path[0] !== "config") return path.map(String).join(".");
+    return path[1] === "review" ? "reviewMode" : String(path[1] ?? "form");
+  },
+  handler: async ({ name, config }, { actor }) => {
+    const run = await createRun(await mutationContext(actor), { name, config });
+    revalidatePath("/");
+    redirect(`/runs/${run.slug}`);
+  },
+});
+
+const RunTargetSchema = z.object({ runId: z.coerce.number().int().positive() });
+const runScope = ({ runId }: z.output<typeof RunTargetSchema>) => ({ runId });
+
+export const launchRoundAction = defineAction({
+  name: "round.launch",
+  schema: RunTargetSchema,
+  scope: runScope,
+  handler: async ({ runId }, { actor }) => {
+    const { index } = await launchRound(await mutationContext(actor), { runId });
+    revalidateRuns();
+    return { message: `Round started: generation ${index} is queued.` };
+  },
+});
+
+export const cancelRoundAction = defineAction({
+  name: "round.cancel",
+  schema: RunTargetSchema,
+  scope: runScope,
+  handler: async ({ runId }, { actor }) => {
+    const { index } = await cancelRound(await mutationContext(actor), { runId });
+    revalidateRuns();
+    return { message: `Generation ${index} was cancelled; launching a round resumes it.` };
+  },
+});
+
+export const retryRoundAction = defineAction({
+  name: "round.retry",
+  schema: RunTargetSchema,
+  scope: runScope,
+  handler: async ({ runId }, { actor }) => {
+    const { index } = await retryRound(await mutationContext(actor), { runId });
+    revalidateRuns();
+    return { message: `Generation ${index} resumes from the stage that failed.` };
+  },
+});
+
+export const closeReviewAction = defineAction({
+  name: "review.close",
+  schema: RunTargetSchema,
+  scope: runScope,
+  handler: async ({ runId }, { actor }) => {
+    const { index } = await closeReview(await mutationContext(actor), { runId });
+    revalidateRuns();
+    return { message: `Review of generation ${index} closed; its next pool is being built.` };
+  },
+});
+
+export const archiveRunAction = defineAction({
+  name: "run.archive",
+  schema: RunTargetSchema,
+  scope: runScope,
+  handler: async ({ runId }, { actor }) => {
+    await archiveRun(await mutationContext(actor), { runId });
+    revalidateRuns();
+    return { message: "Run archived: it no longer appears in the runs list." };
+  },
+});
