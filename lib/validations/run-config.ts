@@ -76,8 +76,9 @@ export const RunConfigSchema = z.object({
   /** G: rollouts per task per round (one GRPO group). */
   groupSize: z.number().int().min(2).default(8),
   /** Pool slots per round; training rollouts per round = tasksPerRound × groupSize in every mode. */
-  tasksPerRound: z.number().int().positive().default(48),
-  seedPoolSize: z.number().int().positive().default(24),
+  tasksPerRound: z.number().int().positive().default(96),
+  /** Seed tasks (levels `seedLevels`, round-robin over skills): 2 per skill × level by default. */
+  seedPoolSize: z.number().int().positive().default(28),
   seedLevels: z.array(z.number().int().min(1).max(5)).min(1).default([1, 2]),
   /** Held-out tasks per skill × level cell (7 skills × 5 levels). */
   heldoutPerCell: z.number().int().positive().default(4),
@@ -87,7 +88,7 @@ export const RunConfigSchema = z.object({
 
   trainerSettings: TrainerConfigSchema.prefault({}),
   /** Candidate tasks synthesized per round (before validation and curation). */
-  synthesisBudget: z.number().int().min(0).default(48),
+  synthesisBudget: z.number().int().min(0).default(96),
   signalWeights: SignalWeightsSchema.prefault({}),
   synthesis: SynthesisConfigSchema.prefault({}),
   signals: SignalConfigSchema.prefault({}),

@@ -95,6 +95,7 @@ export function extractFeatures(view: CandidateView, stepIndex: number): Int32Ar
         for (const w of words) feats[n++] = mix(tl, w) & MASK;
       }
     }
+    if (n !== size) throw new Error(`feature count ${n} ≠ ${size}`);
     out.push(feats);
   }
   return out;

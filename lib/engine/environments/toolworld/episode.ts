@@ -13,6 +13,16 @@ import {
 } from "./state";
 import { executeTool, MUTATING_TOOLS } from "./tools";
 
+/**
+ * ToolWorld's reward: 1 for success; for a failed episode, this × the share of the requested
+ * changes it made — and 0 if it made any change the task did not ask for. Success stays strict
+ * and all-or-nothing. The partial credit gives GRPO a gradient on long tasks before they are ever
+ * fully solved (e.g. "message everyone in Lyon except Mina" is a trap no sampled group escapes with
+ * binary reward), and ranks harm below incomplete work. 0.3 was chosen on the dev set
+ * (0.15 / 0.3 / 0.5 compared in scripts/tune-engine.ts).
+ */
+export const PARTIAL_CREDIT = 0.3;
+
 const mentionCache = new WeakMap<CompiledTask, MentionIndex>();
 
 function mentionsOf(compiled: CompiledTask): MentionIndex {
@@ -111,9 +121,11 @@ export class ToolWorldEpisode implements LocalEpisode {
     else if (missing.length > 0) failure = `missing: ${missing.join(", ")}`;
     else if (!isAnswerRight) failure = `wrong answer: ${this.answer ?? "(none)"}`;
     const success = failure === null;
+    const achieved = expected.length - missing.length;
+    const progress = extra.length === 0 && expected.length > 0 ? achieved / expected.length : 0;
     return {
       success,
-      reward: success ? 1 : 0,
+      reward: success ? 1 : PARTIAL_CREDIT * progress,
       sideEffect: extra.length > 0,
       answer: this.answer,
       failure,
