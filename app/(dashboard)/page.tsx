@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { listRuns } from "@/lib/db/queries/runs";
+import { RunConfigSchema } from "@/lib/validations/run-config";
+import { NewRunForm, type NewRunDefaults } from "./new-run-form";
 import { RunsTable } from "./runs-table";
 
 export const metadata: Metadata = { title: "Runs" };
@@ -8,15 +10,29 @@ export const metadata: Metadata = { title: "Runs" };
 export default async function RunsPage() {
   await connection(); // rendered per request: the list changes as runs are created
   const runs = await listRuns();
+  const config = RunConfigSchema.parse({});
+  const defaults: NewRunDefaults = {
+    mode: config.mode,
+    seed: config.seed,
+    tasksPerRound: config.tasksPerRound,
+    groupSize: config.groupSize,
+    synthesisBudget: config.synthesisBudget,
+    replayFraction: config.replayFraction,
+    reviewMode: config.review.mode,
+  };
 
   return (
     <section aria-labelledby="runs-heading" className="space-y-6">
-      <div className="flex items-baseline justify-between">
-        <h1 id="runs-heading" className="text-2xl font-semibold tracking-tight">
-          Runs
-        </h1>
-        <p className="text-sm text-muted">{runs.length === 1 ? "1 run" : `${runs.length} runs`}</p>
-      </div>
+      <NewRunForm defaults={defaults}>
+        <div className="flex items-baseline gap-3">
+          <h1 id="runs-heading" className="text-2xl font-semibold tracking-tight">
+            Runs
+          </h1>
+          <p className="text-sm text-muted">
+            {runs.length === 1 ? "1 run" : `${runs.length} runs`}
+          </p>
+        </div>
+      </NewRunForm>
       {runs.length === 0 ? (
         <div className="rounded-lg border border-dashed border-border bg-panel p-10 text-center">
           <h2 className="text-lg font-medium">No runs yet</h2>

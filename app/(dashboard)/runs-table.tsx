@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { RunListItem } from "@/lib/db/queries/runs";
 
 const modeLabel: Record<RunListItem["mode"], string> = {
@@ -32,8 +33,15 @@ export function RunsTable({ runs }: { runs: RunListItem[] }) {
         </thead>
         <tbody>
           {runs.map((run) => (
-            <tr key={run.id} className="border-t border-border">
-              <td className="px-4 py-2 font-medium">{run.name}</td>
+            <tr key={run.id} className="border-t border-border hover:bg-panel">
+              <td className="px-4 py-2 font-medium">
+                <Link
+                  href={`/runs/${run.slug}`}
+                  className="text-fg underline-offset-2 hover:text-accent hover:underline"
+                >
+                  {run.name}
+                </Link>
+              </td>
               <td className="px-4 py-2">{modeLabel[run.mode]}</td>
               <td className="px-4 py-2">{run.status.toLowerCase()}</td>
               <td className="px-4 py-2 text-right tabular-nums">{run.generationCount}</td>
