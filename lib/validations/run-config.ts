@@ -36,8 +36,10 @@ export const SignalConfigSchema = z.object({
   entropyWeight: probability.default(0.25),
   /** Generations of trajectories the rare signal looks back over. */
   rareWindow: z.number().int().positive().default(3),
-  /** Fewer uses/successes than this in the window counts as rare. */
-  rareMinCount: z.number().int().positive().default(8),
+  /** Fewer uses/successes than this in the window counts as rare (two GRPO groups' worth). */
+  rareMinCount: z.number().int().positive().default(16),
+  /** Rare cells beyond the skill's frontier + 1 are damped by this factor per level. */
+  rareReachDecay: probability.default(0.75),
 });
 
 export const SynthesisConfigSchema = z.object({
@@ -60,7 +62,8 @@ export const BasePolicyConfigSchema = z.object({
   /** Skills the base policy saw demonstrations of (level 1 only, like a base model). */
   demoSkills: z.array(z.string().min(1)).default(["lookup", "message", "organize"]),
   demosPerSkill: z.number().int().min(0).default(8),
-  epochs: z.number().int().positive().default(1),
+  /** Two behaviour-cloning passes: ~20% dev success, mixed GRPO groups on easy tasks. */
+  epochs: z.number().int().positive().default(2),
   learningRate: z.number().positive().default(0.5),
 });
 

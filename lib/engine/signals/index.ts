@@ -17,6 +17,7 @@ export type SignalOptions = {
   entropyWeight: number;
   rareWindow: number;
   rareMinCount: number;
+  rareReachDecay: number;
 };
 
 export type ExtractSignalsInput = {
@@ -45,6 +46,7 @@ export function extractSignals(input: ExtractSignalsInput): Signal[] {
     ...detectRare(input.generation, usages, outcomes, input.trajectories, input.catalog, {
       window: input.options.rareWindow,
       minCount: input.options.rareMinCount,
+      reachDecay: input.options.rareReachDecay,
     }),
   ];
 }

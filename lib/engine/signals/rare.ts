@@ -8,6 +8,8 @@ export type RareOptions = {
   window: number;
   /** Fewer uses (tools, transitions) or successes (cells) than this in the window is rare. */
   minCount: number;
+  /** A cell's score is multiplied by this per level above frontier + 1. */
+  reachDecay: number;
 };
 
 /**
@@ -76,7 +78,7 @@ export function detectRare(
       const cell = `${skill.id}:${level}`;
       const c = recent.cells[cell] ?? { attempts: 0, successes: 0 };
       if (c.successes >= min) continue;
-      const reach = Math.pow(0.5, Math.max(0, level - frontier - 1));
+      const reach = Math.pow(options.reachDecay, Math.max(0, level - frontier - 1));
       const score = round((1 - c.successes / min) * reach);
       if (score < 0.1) continue;
       const inCell = outcomes

@@ -122,6 +122,7 @@ describe("rare", () => {
       {
         window: 3,
         minCount: 8,
+        reachDecay: 0.5,
       },
     );
     const tools = signals.filter((s) => s.details.scope === "tool").map((s) => s.details.tool);
@@ -152,7 +153,13 @@ describe("extractSignals", () => {
       trajectories: now,
       history,
       catalog,
-      options: { passThreshold: 0.5, entropyWeight: 0.25, rareWindow: 3, rareMinCount: 8 },
+      options: {
+        passThreshold: 0.5,
+        entropyWeight: 0.25,
+        rareWindow: 3,
+        rareMinCount: 8,
+        rareReachDecay: 0.75,
+      },
     });
     const kinds = new Set(signals.map((s) => s.kind));
     expect(kinds).toEqual(new Set(["forgetting", "boundary", "rare"]));

@@ -39,7 +39,9 @@ export function planIntents(
     intents.push(variant("variant", level));
   } else if (details.scope === "cell") {
     const alwaysFails = Number(details.attempts) > 0 && Number(details.successes) === 0;
-    if (alwaysFails && level > 1) intents.push(variant("easier", level - 1));
+    // A stepping stone only helps if the level below is not already solved; otherwise practise here.
+    const belowIsSolved = level - 1 <= Number(details.frontier);
+    if (alwaysFails && level > 1 && !belowIsSolved) intents.push(variant("easier", level - 1));
     intents.push(variant("explore", level));
   } else {
     const cells = cellsUsing(catalog, details);
