@@ -35,7 +35,7 @@ export async function authorize(
 }
 
 const UNEXPECTED_ERROR =
-  "Something went wrong on our side, and nothing was changed. Please try again.";
+  "Something went wrong on our side. Please try again; if it keeps happening, the server log has the details.";
 
 /** Form fields arrive as strings; actions called from code may pass a plain object instead. */
 export type ActionInput = FormData | Record<string, unknown>;
