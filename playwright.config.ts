@@ -46,6 +46,8 @@ export default defineConfig({
       DATABASE_URL: "",
       COEVOLVE_DATA_DIR: "",
       COEVOLVE_DATABASE_URL_FILE: E2E_DATABASE_URL_FILE,
+      // Specs create the runs they need; the demo is tested on its own (lifecycle.spec.ts).
+      COEVOLVE_DEMO: "0",
     },
   },
 });

@@ -94,6 +94,48 @@ test("data in the project data folder survives a restart", async () => {
   expect(second.output()).not.toContain("initialising a new Postgres cluster");
 });
 
+test("the first start on an empty database creates the demo and computes its first rounds", async () => {
+  const dataDir = tempDir();
+  const urlFile = path.join(dataDir, "url");
+  const startedAt = Date.now();
+  const app = spawnStart({
+    PORT: String(nextPort++),
+    COEVOLVE_DATA_DIR: dataDir,
+    COEVOLVE_DATABASE_URL_FILE: urlFile,
+    COEVOLVE_DEMO: "1",
+  });
+  running.push(app);
+  const url = await waitForReady(app);
+  expect(app.output()).toContain("created the demo runs");
+
+  const client = new Client({ connectionString: fs.readFileSync(urlFile, "utf8") });
+  await client.connect();
+  try {
+    // Every demo run reaches generation 1 (a full round) in the background.
+    await expect
+      .poll(
+        async () => {
+          const { rows } = await client.query<{ mode: string; done: number }>(
+            `SELECT r.mode, count(*) FILTER (WHERE g.status = 'DONE')::int AS done
+               FROM "Run" r JOIN "Generation" g ON g."runId" = r.id GROUP BY r.mode ORDER BY r.mode`,
+          );
+          return rows.map((row) => `${row.mode}:${row.done >= 2}`);
+        },
+        { timeout: 120_000, intervals: [1000] },
+      )
+      .toEqual(["COEVOLVE:true", "STATIC:true", "UNIFORM:true"]);
+    console.log(
+      `demo: first round of all three runs done ${((Date.now() - startedAt) / 1000).toFixed(1)} s after start`,
+    );
+  } finally {
+    await client.end();
+  }
+  const page = await (await fetch(url)).text();
+  for (const name of ["Demo · co-evolve", "Demo · static baseline", "Demo · uniform control"]) {
+    expect(page).toContain(name);
+  }
+});
+
 test("an unreachable DATABASE_URL fails fast with a clear message and a non-zero exit", async () => {
   const app = spawnStart({
     PORT: String(nextPort++),

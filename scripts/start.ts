@@ -12,7 +12,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Pool } from "pg";
 import { isPortFree } from "@/lib/db/embedded-postgres";
+import { seedDemoIfEmpty } from "@/lib/db/mutations/demo";
+import { createBoss, ensureQueues } from "@/lib/jobs/queue";
 import { parseEnv } from "@/lib/env";
 import { AppError, isAppError } from "@/lib/errors";
 import { ensureBuilt, nextBin } from "./lib/build";
@@ -28,9 +31,10 @@ const log = (line: string) => console.log(`[coevolve] ${line}`);
 type Started = {
   database: PreparedDatabase | null;
   app: ChildProcess | null;
+  workers: ChildProcess[];
   tempDir: string | null;
 };
-const started: Started = { database: null, app: null, tempDir: null };
+const started: Started = { database: null, app: null, workers: [], tempDir: null };
 let isStopping = false;
 
 async function main(): Promise<void> {
@@ -66,6 +70,24 @@ async function main(): Promise<void> {
     fs.writeFileSync(process.env.COEVOLVE_DATABASE_URL_FILE, database.url, { mode: 0o600 });
   }
 
+  if (process.env.COEVOLVE_DEMO !== "0") {
+    const slugs = await seedDemo(database.url);
+    if (slugs.length > 0) {
+      log(`created the demo runs (${slugs.join(", ")}); their rounds compute in the background`);
+    }
+  }
+  const workerCount = Number(process.env.COEVOLVE_WORKERS ?? 1);
+  for (let i = 0; i < workerCount; i += 1) {
+    const worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+      cwd: projectRoot,
+      detached: true,
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, DATABASE_URL: database.url },
+    });
+    started.workers.push(worker);
+    watchUnexpectedExit(worker, "a worker");
+  }
+
   const app = spawn(
     process.execPath,
     [nextBin(projectRoot), isDev ? "dev" : "start", "--port", String(env.PORT), "--hostname", host],
@@ -78,17 +100,34 @@ async function main(): Promise<void> {
     },
   );
   started.app = app;
-  app.once("exit", (code, signal) => {
-    if (isStopping) return;
-    console.error(`[coevolve] the web server exited unexpectedly (${signal ?? `code ${code}`})`);
-    void stop(1);
-  });
+  watchUnexpectedExit(app, "the web server");
 
   const url = `http://${host === "0.0.0.0" ? "localhost" : host}:${env.PORT}`;
   await waitForHealthy(`${url}/api/health`);
   log(
     `CoEvolve Studio is ready at ${url} (started in ${((Date.now() - startedAt) / 1000).toFixed(1)} s)`,
   );
+}
+
+function watchUnexpectedExit(child: ChildProcess, what: string): void {
+  child.once("exit", (code, signal) => {
+    if (isStopping) return;
+    console.error(`[coevolve] ${what} exited unexpectedly (${signal ?? `code ${code}`})`);
+    void stop(1);
+  });
+}
+
+async function seedDemo(databaseUrl: string): Promise<string[]> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 2 });
+  const boss = createBoss(databaseUrl, "client");
+  try {
+    await boss.start();
+    await ensureQueues(boss);
+    return await seedDemoIfEmpty({ pool, boss, actor: "system" });
+  } finally {
+    await boss.stop({ graceful: false, close: true }).catch(() => {});
+    await pool.end();
+  }
 }
 
 async function waitForHealthy(healthUrl: string): Promise<void> {
@@ -118,20 +157,21 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-async function stopApp(app: ChildProcess): Promise<void> {
-  if (app.exitCode !== null || app.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => app.once("exit", () => resolve()));
-  killGroup(app, "SIGTERM");
-  const forced = setTimeout(() => killGroup(app, "SIGKILL"), 10_000);
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  killGroup(child, "SIGTERM");
+  const forced = setTimeout(() => killGroup(child, "SIGKILL"), 12_000);
   await exited;
   clearTimeout(forced);
-  killGroup(app, "SIGKILL"); // stragglers left in the group
+  killGroup(child, "SIGKILL"); // stragglers left in the group
 }
 
 async function stop(exitCode: number): Promise<never> {
   if (isStopping) return new Promise<never>(() => {});
   isStopping = true;
-  if (started.app) await stopApp(started.app);
+  const children = [...started.workers, ...(started.app ? [started.app] : [])];
+  await Promise.all(children.map(stopChild));
   if (started.database?.embedded) await started.database.embedded.stop();
   if (started.tempDir) fs.rmSync(started.tempDir, { recursive: true, force: true });
   log("stopped");

@@ -14,7 +14,13 @@ export function spawnStart(
 ): StartedApp {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts", ...args], {
     cwd: process.cwd(),
-    env: { ...process.env, DATABASE_URL: "", COEVOLVE_DATABASE_URL_FILE: "", ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: "",
+      COEVOLVE_DATABASE_URL_FILE: "",
+      COEVOLVE_DEMO: "0",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -75,7 +75,10 @@ function rowToTask(row: TaskRow, environment: string): StoredTask {
       measuredDifficulty: row.measuredDifficulty,
       measuredByPolicyVersion: row.measuredByPolicyVersion,
       origin: lower(row.origin) as Task["origin"],
-      signal: row.signalKind && row.signalKind !== "UNIFORM" ? (lower(row.signalKind) as SignalKind) : null,
+      signal:
+        row.signalKind && row.signalKind !== "UNIFORM"
+          ? (lower(row.signalKind) as SignalKind)
+          : null,
       signalId: row.signalKey,
       parentTaskId: row.parentKey,
       relation: row.relation as Task["relation"],
@@ -98,9 +101,7 @@ function rowToTask(row: TaskRow, environment: string): StoredTask {
 }
 
 export type LoadTasksFilter =
-  | { ids: readonly number[] }
-  | { split: "TRAIN" | "HELDOUT" }
-  | { bornInGenerationId: number };
+  { ids: readonly number[] } | { split: "TRAIN" | "HELDOUT" } | { bornInGenerationId: number };
 
 /** Tasks of a run in insertion order (the order the engine created them in). */
 export async function loadTasks(
@@ -336,7 +337,12 @@ export async function saveCheckpoint(
   await db.query(
     `INSERT INTO "PolicyCheckpoint" ("runId", "generationId", version, weights)
      VALUES ($1, $2, $3, $4) ON CONFLICT ("generationId") DO NOTHING`,
-    [options.runId, options.generationId, options.checkpoint.version, JSON.stringify(options.checkpoint)],
+    [
+      options.runId,
+      options.generationId,
+      options.checkpoint.version,
+      JSON.stringify(options.checkpoint),
+    ],
   );
 }
 
@@ -349,6 +355,7 @@ export async function loadCheckpoint(
     [options.runId, options.version],
   );
   const checkpoint = rows[0]?.weights;
-  if (!checkpoint) throw new Error(`run ${options.runId} has no policy checkpoint v${options.version}`);
+  if (!checkpoint)
+    throw new Error(`run ${options.runId} has no policy checkpoint v${options.version}`);
   return checkpoint;
 }

@@ -2,7 +2,13 @@ import { Pool } from "pg";
 import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate";
-import { closeReview, cancelRound, createRun, launchRound, retryRound } from "@/lib/db/mutations/rounds";
+import {
+  closeReview,
+  cancelRound,
+  createRun,
+  launchRound,
+  retryRound,
+} from "@/lib/db/mutations/rounds";
 import { reviewTasks } from "@/lib/db/mutations/reviews";
 import { createBuiltinDeps } from "@/lib/engine/engine";
 import { runInMemory } from "@/lib/engine/run";
@@ -63,7 +69,12 @@ afterAll(async () => {
   await database?.drop();
 });
 
-type GenerationState = { status: string; stage: string; error: string | null; heldout: { success: number } | null };
+type GenerationState = {
+  status: string;
+  stage: string;
+  error: string | null;
+  heldout: { success: number } | null;
+};
 
 async function generation(runId: number, index: number): Promise<GenerationState | undefined> {
   const { rows } = await pool.query<GenerationState>(
@@ -73,7 +84,11 @@ async function generation(runId: number, index: number): Promise<GenerationState
   return rows[0];
 }
 
-async function waitForStatus(runId: number, index: number, statuses: string[]): Promise<GenerationState> {
+async function waitForStatus(
+  runId: number,
+  index: number,
+  statuses: string[],
+): Promise<GenerationState> {
   await expect
     .poll(async () => (await generation(runId, index))?.status, { timeout: 60_000, interval: 100 })
     .toBeOneOf(statuses);
@@ -133,7 +148,10 @@ describe("persisted rounds", () => {
   });
 
   it("starts exactly one round when 20 launches arrive at once", async () => {
-    const run = await createRun(ctx(), { name: "Concurrent", config: parseRunConfig({ ...SMALL, mode: "static" }) });
+    const run = await createRun(ctx(), {
+      name: "Concurrent",
+      config: parseRunConfig({ ...SMALL, mode: "static" }),
+    });
     await waitForStatus(run.id, 0, ["DONE"]);
 
     const results = await Promise.allSettled(
@@ -147,12 +165,17 @@ describe("persisted rounds", () => {
       expect(refusal.reason).toMatchObject({ code: "CONFLICT" });
       expect(String(refusal.reason.message)).toMatch(/already in progress/);
     }
-    expect(await count(`SELECT count(*)::int FROM "Generation" WHERE "runId" = $1`, [run.id])).toBe(2);
+    expect(await count(`SELECT count(*)::int FROM "Generation" WHERE "runId" = $1`, [run.id])).toBe(
+      2,
+    );
     await waitForStatus(run.id, 1, ["DONE"]);
   });
 
   it("fails a round whose stage throws, shows the error, and resumes it from that stage on retry", async () => {
-    const run = await createRun(ctx(), { name: "Flaky trainer", config: parseRunConfig({ ...SMALL, mode: "static" }) });
+    const run = await createRun(ctx(), {
+      name: "Flaky trainer",
+      config: parseRunConfig({ ...SMALL, mode: "static" }),
+    });
     await waitForStatus(run.id, 0, ["DONE"]);
     failTrainOnce = true;
     await launchRound(ctx(), { runId: run.id });
@@ -179,11 +202,16 @@ describe("persisted rounds", () => {
         [run.id],
       ),
     ).toBe(rolloutsBefore);
-    await expect(retryRound(ctx(), { runId: run.id })).rejects.toThrow("Only a failed round can be retried.");
+    await expect(retryRound(ctx(), { runId: run.id })).rejects.toThrow(
+      "Only a failed round can be retried.",
+    );
   });
 
   it("cancels a round mid-stage, then resumes it to the same result", async () => {
-    const run = await createRun(ctx(), { name: "Cancelled", config: parseRunConfig({ ...SMALL, mode: "uniform" }) });
+    const run = await createRun(ctx(), {
+      name: "Cancelled",
+      config: parseRunConfig({ ...SMALL, mode: "uniform" }),
+    });
     await waitForStatus(run.id, 0, ["DONE"]);
     await launchRound(ctx(), { runId: run.id });
     await expect
@@ -236,7 +264,7 @@ describe("persisted rounds", () => {
       reviewer: "ada@example.com",
     });
     const stats = await count(
-      `SELECT sum(approved)::int FROM "GenerationDataStat" s JOIN "Generation" g ON g.id = s."generationId"
+      `SELECT sum(approved)::int AS count FROM "GenerationDataStat" s JOIN "Generation" g ON g.id = s."generationId"
         WHERE g."runId" = $1 AND g.index = 1`,
       [run.id],
     );
@@ -274,7 +302,9 @@ describe("persisted rounds", () => {
   });
 
   it("answers unknown runs and generations with NOT_FOUND", async () => {
-    await expect(launchRound(ctx(), { runId: 987654 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(launchRound(ctx(), { runId: 987654 })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     await expect(
       reviewTasks(pool, {
         runId: 987654,

@@ -9,7 +9,12 @@ import { createHistory, updateHistory } from "@/lib/engine/history";
 import { selectNextPool } from "@/lib/engine/pool";
 import { rolloutBatch } from "@/lib/engine/rollout";
 import { createBasePolicy, generateEvaluationSet, generateSeedPool } from "@/lib/engine/setup";
-import { countUsage, detectForgetting, extractSignals, summarizeGroups } from "@/lib/engine/signals";
+import {
+  countUsage,
+  detectForgetting,
+  extractSignals,
+  summarizeGroups,
+} from "@/lib/engine/signals";
 import {
   buildTrainingGroups,
   indexTasks,
@@ -135,7 +140,6 @@ async function claim(db: Pick<PoolClient, "query">, job: StageJob): Promise<Clai
   };
 }
 
-
 /**
  * Moves the generation from `from` to the next stage and enqueues it, inside the caller's
  * transaction. Returns false if the generation moved on without us (a duplicate job): the caller's
@@ -146,7 +150,11 @@ async function advance(
   ctx: RoundContext,
   gen: Claimed,
   from: Stage,
-  options: { to?: Stage; status?: "RUNNING" | "AWAITING_REVIEW"; extra?: Record<string, unknown> } = {},
+  options: {
+    to?: Stage;
+    status?: "RUNNING" | "AWAITING_REVIEW";
+    extra?: Record<string, unknown>;
+  } = {},
 ): Promise<boolean> {
   const to = options.to ?? nextStageOf(gen.index, gen.config.mode, from);
   const status = to === "DONE" ? "DONE" : (options.status ?? "RUNNING");
@@ -244,7 +252,8 @@ export async function markFailed(
 export function isRetryable(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   if (typeof code === "string") {
-    if (code.startsWith("08") || code === "57P01" || code === "40001" || code === "40P01") return true;
+    if (code.startsWith("08") || code === "57P01" || code === "40001" || code === "40P01")
+      return true;
     if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE"].includes(code)) return true;
   }
   const message = error instanceof Error ? error.message : "";
@@ -355,7 +364,11 @@ async function batchedStage(ctx: RoundContext, gen: Claimed, stage: "ROLLOUT" | 
         client,
         batches
           .filter((batch) => batch.doneAt === null)
-          .map((batch) => ({ generationId: gen.id, attempt: gen.attempt, batchIndex: batch.batchIndex })),
+          .map((batch) => ({
+            generationId: gen.id,
+            attempt: gen.attempt,
+            batchIndex: batch.batchIndex,
+          })),
       ),
     );
     return;
@@ -481,7 +494,10 @@ export async function runRolloutJob(ctx: RoundContext, job: RolloutJob): Promise
       [job.generationId, batch.stage],
     );
     if (remaining[0]!.count === 0) {
-      await enqueueStage(ctx.boss, client, { generationId: job.generationId, attempt: job.attempt });
+      await enqueueStage(ctx.boss, client, {
+        generationId: job.generationId,
+        attempt: job.attempt,
+      });
     }
   });
 }
@@ -518,7 +534,11 @@ async function loadPool(db: Pick<PoolClient, "query">, generationId: number): Pr
 }
 
 async function loadTrainTasks(ctx: RoundContext, gen: Claimed): Promise<StoredTask[]> {
-  return loadTasks(ctx.pool, { runId: gen.runId, environment: gen.environment, filter: { split: "TRAIN" } });
+  return loadTasks(ctx.pool, {
+    runId: gen.runId,
+    environment: gen.environment,
+    filter: { split: "TRAIN" },
+  });
 }
 
 /** Per skill × level counts of one generation's trajectories of one purpose, for the charts. */
@@ -543,7 +563,10 @@ async function writeSkillStats(
 
 async function finishRollout(ctx: RoundContext, gen: Claimed): Promise<void> {
   const previousId = gen.previousId!;
-  const trajectories = await loadTrajectories(ctx.pool, { generationId: previousId, purpose: "TRAIN" });
+  const trajectories = await loadTrajectories(ctx.pool, {
+    generationId: previousId,
+    purpose: "TRAIN",
+  });
   const stored = await loadTrainTasks(ctx, gen);
   const tasksById = indexTasks(stored.map((s) => s.task));
   const outcomes = summarizeGroups(tasksById, trajectories);
@@ -553,38 +576,36 @@ async function finishRollout(ctx: RoundContext, gen: Claimed): Promise<void> {
     gen.index - 1,
   ).filter((task, i) => task.measuredDifficulty !== stored[i]!.task.measuredDifficulty);
   const dbIdByKey = new Map(stored.map((s) => [s.task.id, s.dbId]));
-  await commitStage(
-    ctx,
-    gen,
-    "ROLLOUT",
-    async (client) => {
-      await client.query(
-        `UPDATE "Task" t SET "measuredDifficulty" = m.d, "measuredByPolicyVersion" = m.v
+  await commitStage(ctx, gen, "ROLLOUT", async (client) => {
+    await client.query(
+      `UPDATE "Task" t SET "measuredDifficulty" = m.d, "measuredByPolicyVersion" = m.v
            FROM jsonb_to_recordset($1::jsonb) AS m(id int, d float8, v int)
           WHERE t.id = m.id AND t."measuredDifficulty" IS NULL`,
-        [
-          JSON.stringify(
-            measured.map((task) => ({
-              id: dbIdByKey.get(task.id),
-              d: task.measuredDifficulty,
-              v: task.measuredByPolicyVersion,
-            })),
-          ),
-        ],
-      );
-      await writeSkillStats(client, previousId, "TRAIN");
-      await refreshDataStats(client, previousId);
-      await client.query(
-        `UPDATE "Generation" SET "trainRollouts" = $2, "trainEnvSteps" = $3 WHERE id = $1`,
-        [gen.id, trajectories.length, trajectories.reduce((sum, t) => sum + t.stepCount, 0)],
-      );
-    },
-  );
+      [
+        JSON.stringify(
+          measured.map((task) => ({
+            id: dbIdByKey.get(task.id),
+            d: task.measuredDifficulty,
+            v: task.measuredByPolicyVersion,
+          })),
+        ),
+      ],
+    );
+    await writeSkillStats(client, previousId, "TRAIN");
+    await refreshDataStats(client, previousId);
+    await client.query(
+      `UPDATE "Generation" SET "trainRollouts" = $2, "trainEnvSteps" = $3 WHERE id = $1`,
+      [gen.id, trajectories.length, trajectories.reduce((sum, t) => sum + t.stepCount, 0)],
+    );
+  });
 }
 
 async function trainStage(ctx: RoundContext, gen: Claimed): Promise<void> {
   const deps = depsOf(ctx, gen.config);
-  const trajectories = await loadTrajectories(ctx.pool, { generationId: gen.previousId!, purpose: "TRAIN" });
+  const trajectories = await loadTrajectories(ctx.pool, {
+    generationId: gen.previousId!,
+    purpose: "TRAIN",
+  });
   const tasksById = indexTasks((await loadTrainTasks(ctx, gen)).map((s) => s.task));
   const [policy, base] = await Promise.all([
     loadCheckpoint(ctx.pool, { runId: gen.runId, version: gen.index - 1 }),
@@ -597,7 +618,11 @@ async function trainStage(ctx: RoundContext, gen: Claimed): Promise<void> {
     settings: gen.config.trainerSettings,
   });
   await commitStage(ctx, gen, "TRAIN", async (client) => {
-    await saveCheckpoint(client, { runId: gen.runId, generationId: gen.id, checkpoint: trained.policy });
+    await saveCheckpoint(client, {
+      runId: gen.runId,
+      generationId: gen.id,
+      checkpoint: trained.policy,
+    });
     await client.query(
       `UPDATE "Generation" SET "policyVersion" = $2, "trainReport" = $3 WHERE id = $1`,
       [
@@ -605,7 +630,8 @@ async function trainStage(ctx: RoundContext, gen: Claimed): Promise<void> {
         trained.policy.version,
         JSON.stringify({
           ...trained.report,
-          trainPassRate: trajectories.filter((t) => t.success).length / Math.max(1, trajectories.length),
+          trainPassRate:
+            trajectories.filter((t) => t.success).length / Math.max(1, trajectories.length),
         }),
       ],
     );
@@ -636,7 +662,10 @@ async function finishEvaluate(ctx: RoundContext, gen: Claimed): Promise<void> {
 async function signalsStage(ctx: RoundContext, gen: Claimed): Promise<void> {
   const deps = depsOf(ctx, gen.config);
   const g = gen.index - 1;
-  const trajectories = await loadTrajectories(ctx.pool, { generationId: gen.previousId!, purpose: "TRAIN" });
+  const trajectories = await loadTrajectories(ctx.pool, {
+    generationId: gen.previousId!,
+    purpose: "TRAIN",
+  });
   const tasksById = indexTasks((await loadTrainTasks(ctx, gen)).map((s) => s.task));
   const history = gen.previousHistory ?? createHistory();
   const outcomes = summarizeGroups(tasksById, trajectories);
@@ -814,7 +843,9 @@ async function nextPoolStage(ctx: RoundContext, gen: Claimed): Promise<void> {
   } else {
     const signals = await loadSignals(ctx.pool, { generationId: gen.previousId! });
     const born = tasks.filter((t) => t.bornGeneration === gen.index);
-    const earlier = tasks.filter((t) => t.bornGeneration !== gen.index && t.review.status === "approved");
+    const earlier = tasks.filter(
+      (t) => t.bornGeneration !== gen.index && t.review.status === "approved",
+    );
     pool = selectNextPool({
       mode: gen.config.mode,
       runSeed: gen.config.seed,

@@ -27,12 +27,21 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const ctx: RoundContext = { pool, boss, depsFor: options.depsFor };
   const polling = { batchSize: 1, pollingIntervalSeconds: 0.5 };
 
-  await boss.work<StageJob>(QUEUE.stage, polling, async ([job]) => {
-    if (job) await runStageJob(ctx, job.data);
-  });
-  await boss.work<RolloutJob>(QUEUE.rollout, polling, async ([job]) => {
-    if (job) await runRolloutJob(ctx, job.data);
-  });
+  // pg-boss waits a polling interval after each job even when more are queued; a round is a
+  // chain of jobs that each enqueue the next, so after every job we wake both loops to fetch at
+  // once. Idle workers still poll every 0.5 s.
+  const loopIds: string[] = [];
+  const wakeLoops = () => loopIds.forEach((id) => boss.notifyWorker(id));
+  loopIds.push(
+    await boss.work<StageJob>(QUEUE.stage, polling, async ([job]) => {
+      if (job) await runStageJob(ctx, job.data);
+      wakeLoops();
+    }),
+    await boss.work<RolloutJob>(QUEUE.rollout, polling, async ([job]) => {
+      if (job) await runRolloutJob(ctx, job.data);
+      wakeLoops();
+    }),
+  );
   log("worker started");
 
   return {

@@ -33,7 +33,10 @@ export async function reviewTasks(
     );
     const gen = generation.rows[0];
     if (!gen) {
-      throw new AppError("NOT_FOUND", `Generation ${options.generationIndex} of this run does not exist.`);
+      throw new AppError(
+        "NOT_FOUND",
+        `Generation ${options.generationIndex} of this run does not exist.`,
+      );
     }
     if (gen.status !== "AWAITING_REVIEW") {
       throw new AppError(

@@ -26,12 +26,22 @@ function slugify(name: string): string {
 
 async function audit(
   client: PoolClient,
-  event: { runId: number; action: string; actor?: string | null; details?: Record<string, unknown> },
+  event: {
+    runId: number;
+    action: string;
+    actor?: string | null;
+    details?: Record<string, unknown>;
+  },
 ) {
   await client.query(
     `INSERT INTO "AuditEvent" ("runId", action, "targetType", "targetId", details)
-     VALUES ($1, $2, 'run', $1::text, $3)`,
-    [event.runId, event.action, JSON.stringify({ actor: event.actor ?? null, ...event.details })],
+     VALUES ($1, $2, 'run', $3, $4)`,
+    [
+      event.runId,
+      event.action,
+      String(event.runId),
+      JSON.stringify({ actor: event.actor ?? null, ...event.details }),
+    ],
   );
 }
 
@@ -122,7 +132,10 @@ export async function launchRound(
       );
     }
     if (latest.status === "FAILED") {
-      throw new AppError("CONFLICT", `Generation ${latest.index} failed; retry it before launching another round.`);
+      throw new AppError(
+        "CONFLICT",
+        `Generation ${latest.index} failed; retry it before launching another round.`,
+      );
     }
     let generationId: number;
     let index: number;
@@ -151,7 +164,12 @@ export async function launchRound(
       );
     }
     await enqueueStage(ctx.boss, client, { generationId, attempt });
-    await audit(client, { runId: options.runId, action: "round.launch", actor: ctx.actor, details: { index } });
+    await audit(client, {
+      runId: options.runId,
+      action: "round.launch",
+      actor: ctx.actor,
+      details: { index },
+    });
     return { generationId, index };
   });
 }
@@ -171,7 +189,12 @@ export async function cancelRound(
         WHERE id = $1`,
       [latest.id],
     );
-    await audit(client, { runId: options.runId, action: "round.cancel", actor: ctx.actor, details: { index: latest.index } });
+    await audit(client, {
+      runId: options.runId,
+      action: "round.cancel",
+      actor: ctx.actor,
+      details: { index: latest.index },
+    });
     return { index: latest.index };
   });
 }
@@ -192,7 +215,12 @@ export async function retryRound(
       [latest.id],
     );
     await enqueueStage(ctx.boss, client, { generationId: latest.id, attempt: rows[0]!.attempt });
-    await audit(client, { runId: options.runId, action: "round.retry", actor: ctx.actor, details: { index: latest.index } });
+    await audit(client, {
+      runId: options.runId,
+      action: "round.retry",
+      actor: ctx.actor,
+      details: { index: latest.index },
+    });
     return { index: latest.index };
   });
 }
@@ -212,7 +240,12 @@ export async function closeReview(
       [latest.id],
     );
     await enqueueStage(ctx.boss, client, { generationId: latest.id, attempt: latest.attempt });
-    await audit(client, { runId: options.runId, action: "review.close", actor: ctx.actor, details: { index: latest.index } });
+    await audit(client, {
+      runId: options.runId,
+      action: "review.close",
+      actor: ctx.actor,
+      details: { index: latest.index },
+    });
     return { index: latest.index };
   });
 }

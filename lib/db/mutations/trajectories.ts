@@ -25,6 +25,12 @@ export type TrajectoryInsert = {
   advantage: number | null;
   sideEffect: boolean;
   policyVersion: number;
+  /** The agent's final answer, when the task asked for one. */
+  answer?: string | null;
+  /** "finish" (the agent answered) or "max_steps" (it ran out of steps). */
+  endReason?: string | null;
+  /** The checker's reason for failing. */
+  failure?: string | null;
   error: string | null;
 };
 
@@ -50,11 +56,14 @@ const COLUMNS = [
   "advantage",
   "sideEffect",
   "policyVersion",
+  "answer",
+  "endReason",
+  "failure",
   "error",
 ] as const;
 
 /**
- * Rows per statement: 6,500 parameters, far under Postgres' 65,535 limit. Throughput was flat to
+ * Rows per statement: 8,000 parameters, far under Postgres' 65,535 limit. Throughput was flat to
  * slightly better from 250 to 500 rows and fell off beyond 1,000.
  */
 export const CHUNK_ROWS = 500;
@@ -130,7 +139,7 @@ async function insertChunk(
   const count = endRow - startRow;
   const values = params.slice(startRow * COLUMNS.length, endRow * COLUMNS.length);
   // Full chunks reuse one named statement per connection (~0.9 MB of server memory): parsing and
-  // planning 6,500 parameters anew costs ~5% of the insert. Remainders are not worth a name each.
+  // planning 8,000 parameters anew costs ~5% of the insert. Remainders are not worth a name each.
   const result = await db.query({
     ...(count === CHUNK_ROWS ? { name: `insert_trajectories_${CHUNK_ROWS}` } : {}),
     text: insertSql(count),
@@ -181,9 +190,17 @@ function toParameters(rows: readonly TrajectoryInsert[]): unknown[] {
     params[at++] = row.advantage;
     params[at++] = row.sideEffect;
     params[at++] = row.policyVersion;
-    params[at++] = row.error === null ? null : row.error.replaceAll("\u0000", "\uFFFD");
+    params[at++] = storableText(row.answer);
+    params[at++] = storableText(row.endReason);
+    params[at++] = storableText(row.failure);
+    params[at++] = storableText(row.error);
   }
   return params;
+}
+
+/** Postgres text cannot hold U+0000; a visible replacement mark beats a lost batch. */
+function storableText(value: string | null | undefined): string | null {
+  return value === null || value === undefined ? null : value.replaceAll("\u0000", "\uFFFD");
 }
 
 function compareKeys(a: TrajectoryInsert, b: TrajectoryInsert): number {
@@ -230,7 +247,12 @@ function findProblem(row: TrajectoryInsert): string | null {
   if (!PURPOSES.has(row.purpose)) return `unknown purpose ${JSON.stringify(row.purpose)}`;
   if (typeof row.success !== "boolean") return "success must be a boolean";
   if (typeof row.sideEffect !== "boolean") return "sideEffect must be a boolean";
-  if (row.error !== null && typeof row.error !== "string") return "error must be a string or null";
+  for (const key of ["answer", "endReason", "failure", "error"] as const) {
+    const value = row[key];
+    if (value !== null && value !== undefined && typeof value !== "string") {
+      return `${key} must be a string or null`;
+    }
+  }
   if (!Array.isArray(row.steps)) return "steps must be an array";
   return null;
 }

@@ -20,9 +20,12 @@ export function taskFilterSql(
     conditions.push(`t."reviewStatus" = ANY(${param(filter.review)}::"ReviewStatus"[])`);
   }
   if (filter.validation.length > 0) {
-    conditions.push(`t."validationStatus" = ANY(${param(filter.validation)}::"ValidationStatus"[])`);
+    conditions.push(
+      `t."validationStatus" = ANY(${param(filter.validation)}::"ValidationStatus"[])`,
+    );
   }
-  if (filter.origin.length > 0) conditions.push(`t.origin = ANY(${param(filter.origin)}::"TaskOrigin"[])`);
+  if (filter.origin.length > 0)
+    conditions.push(`t.origin = ANY(${param(filter.origin)}::"TaskOrigin"[])`);
   if (filter.signal.length > 0) {
     const kinds = filter.signal.filter((kind) => kind !== "NONE");
     const parts = kinds.length > 0 ? [`t."signalKind" = ANY(${param(kinds)}::"SignalKind"[])`] : [];
