@@ -12,7 +12,6 @@ import type {
   TaskRequest,
 } from "./environment-types";
 import type {
-  Json,
   OpenAiTool,
   PolicyCheckpoint,
   Signal,
@@ -146,5 +145,3 @@ export type Validator = {
   readonly id: string;
   validate(request: ValidationRequest): Promise<ValidationResult>;
 };
-
-export type { Json };

@@ -3,18 +3,14 @@
  * the outputs between them; `runRound` (round.ts) chains them in memory for the CLI and tests.
  */
 import type { RunConfig } from "../validations/run-config";
-import { curateTasks } from "./curation/curate";
 import { summarizeHeldout } from "./evaluation";
 import type { EngineDeps } from "./engine";
 import type { TrainingGroup } from "./interfaces";
-import { selectNextPool } from "./pool";
 import { rolloutBatch } from "./rollout";
-import { extractSignals } from "./signals";
 import type {
   GroupOutcome,
   HeldoutSummary,
   PolicyCheckpoint,
-  RunHistory,
   Signal,
   Task,
   TrainReport,
@@ -128,7 +124,7 @@ export function measureDifficulty(
   });
 }
 
-/** Stage 4 (exported from ./signals): extractSignals. */
+/** Stage 4 is `extractSignals` (./signals); stage 7 `curateTasks`; stage 8 `selectNextPool`. */
 export type { ExtractSignalsInput } from "./signals";
 
 /** Stage 5: candidate tasks conditioned on signals (or uniform, for the control). */
@@ -166,10 +162,6 @@ export async function validateTasks(
   });
 }
 
-export type NextPoolArgs = Parameters<typeof selectNextPool>[0];
-export type CurateArgs = Parameters<typeof curateTasks>;
-export type { RunHistory };
-
 /** Approved new tasks in the order the pool should take them: strongest signal first. */
 export function rankApproved(tasks: readonly Task[], signals: readonly Signal[]): Task[] {
   const score = new Map(signals.map((s) => [s.id, s.score]));
@@ -189,5 +181,3 @@ export function indexTasks(tasks: readonly Task[]): Record<string, Task> {
   for (const t of tasks) out[t.id] = t;
   return out;
 }
-
-export { extractSignals as extractSignalsStage };
