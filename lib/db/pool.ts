@@ -15,6 +15,10 @@ export function getPool(): Pool {
       throw new AppError("UNAVAILABLE", "DATABASE_URL is not set.");
     }
     globalForPool.pgPool = new Pool({ connectionString: DATABASE_URL, max: 10 });
+    // A dropped idle connection is replaced on the next query; without a listener it would crash.
+    globalForPool.pgPool.on("error", (error) =>
+      console.error("[db] idle connection lost:", error.message),
+    );
   }
   return globalForPool.pgPool;
 }

@@ -24,6 +24,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   await boss.start();
   await ensureQueues(boss);
   const pool = new Pool({ connectionString: options.connectionString, max: 4 });
+  // An idle connection dropped by the server (restart, failover) must not crash the worker; the
+  // next query reconnects, and jobs in flight are retried by the queue.
+  pool.on("error", (error) => log(`database connection lost: ${error.message}`));
   const ctx: RoundContext = { pool, boss, depsFor: options.depsFor };
   const polling = { batchSize: 1, pollingIntervalSeconds: 0.5 };
 
