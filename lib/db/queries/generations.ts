@@ -4,7 +4,7 @@ import { getPool } from "@/lib/db/pool";
 import type { GenerationStatus, RunMode, RunStatus, Stage } from "@/lib/generated/prisma/enums";
 import { stagesFor } from "@/lib/jobs/rounds";
 import type { RunConfig } from "@/lib/validations/run-config";
-import { getRunBySlug } from "./runs";
+import { getRunBySlug, type RunDetail } from "./runs";
 
 /**
  * Reads for a run's overview: its generation timeline and the live progress of its latest rounds.
@@ -160,16 +160,15 @@ export function stageProgressOf(
 }
 
 export type GetRunProgressOptions = {
-  slug: string;
+  run: Pick<RunDetail, "id" | "slug" | "status" | "mode">;
   /** How many of the newest generations to include (the latest is the round in progress). */
   limit?: number;
   db?: Queryable;
 };
 
-/** What the round panel polls; null for an unknown run. */
-export async function getRunProgress(options: GetRunProgressOptions): Promise<RunProgress | null> {
-  const run = await getRunBySlug({ slug: options.slug });
-  if (!run) return null;
+/** What the round panel polls: the run's newest generations with their stages. */
+export async function getRunProgress(options: GetRunProgressOptions): Promise<RunProgress> {
+  const { run } = options;
   const db = options.db ?? getPool();
   const { rows } = await db.query<RawGeneration & { progress: Record<string, ProgressEntry> }>(
     `SELECT ${GENERATION_COLUMNS}, g.progress FROM "Generation" g
@@ -187,4 +186,12 @@ export async function getRunProgress(options: GetRunProgressOptions): Promise<Ru
     isRoundActive: isActiveStatus(generations[0]?.status),
     generations,
   };
+}
+
+/** The same, looked up by slug (the polling endpoint); null for an unknown run. */
+export async function getRunProgressBySlug(
+  options: Omit<GetRunProgressOptions, "run"> & { slug: string },
+): Promise<RunProgress | null> {
+  const run = await getRunBySlug({ slug: options.slug });
+  return run ? getRunProgress({ run, limit: options.limit, db: options.db }) : null;
 }

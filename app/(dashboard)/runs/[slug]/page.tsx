@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { getRunProgress, listGenerations } from "@/lib/db/queries/generations";
 import { getRunBySlug } from "@/lib/db/queries/runs";
 import { RunConfigSchema } from "@/lib/validations/run-config";
@@ -11,23 +12,25 @@ import { RoundPanel } from "./round-panel";
 
 type RunPageProps = { params: Promise<{ slug: string }> };
 
+/** generateMetadata and the page share one lookup per request. */
+const loadRun = cache((slug: string) => getRunBySlug({ slug }));
+
 const modeLabel = { COEVOLVE: "co-evolve", STATIC: "static", UNIFORM: "uniform" } as const;
 const reviewLabel = { manual: "manual", auto: "auto", "auto-band": "auto with band" } as const;
 
 export async function generateMetadata({ params }: RunPageProps): Promise<Metadata> {
-  const run = await getRunBySlug({ slug: (await params).slug });
+  const run = await loadRun((await params).slug);
   return { title: run?.name ?? "Run not found" };
 }
 
 export default async function RunPage({ params }: RunPageProps) {
   const { slug } = await params;
-  const run = await getRunBySlug({ slug });
+  const run = await loadRun(slug);
   if (!run) notFound();
   const [generations, progress] = await Promise.all([
     listGenerations({ runId: run.id }),
-    getRunProgress({ slug }),
+    getRunProgress({ run }),
   ]);
-  if (!progress) notFound();
   // The engine reads the stored config through the same schema, so this is what it runs with.
   const config = RunConfigSchema.safeParse(run.config);
 

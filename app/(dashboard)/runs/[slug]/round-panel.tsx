@@ -80,7 +80,8 @@ export function RoundPanel({ runId, slug, initialProgress }: RoundPanelProps) {
   const [state, dispatch, isPending] = useActionState<PanelState, Intent>(
     async (_previous, intent) => {
       const result = await intents[intent].action(null, { runId });
-      if (result.ok) await queryClient.invalidateQueries({ queryKey });
+      // Refused or not, the page may be behind (another tab, another person): catch up at once.
+      await queryClient.invalidateQueries({ queryKey });
       return { intent, result };
     },
     null,
@@ -128,7 +129,7 @@ export function RoundPanel({ runId, slug, initialProgress }: RoundPanelProps) {
               type="button"
               onClick={() => run("launch")}
               disabled={!canLaunch || isPending}
-              aria-describedby={launchHint ? "launch-hint" : undefined}
+              aria-describedby={launchHint ? "round-hint" : undefined}
               className="rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-accent-fg shadow-sm hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-50"
             >
               Launch round
@@ -152,7 +153,7 @@ export function RoundPanel({ runId, slug, initialProgress }: RoundPanelProps) {
         </div>
       </div>
       {launchHint && (
-        <p id="launch-hint" className="mt-2 text-xs text-muted">
+        <p id="round-hint" className="mt-2 text-xs text-muted">
           {launchHint}
         </p>
       )}
@@ -189,7 +190,8 @@ function statusMessage(state: PanelState) {
 }
 
 function launchHintOf(latest: GenerationProgress | undefined, isArchived: boolean): string | null {
-  if (isArchived || !latest) return null;
+  if (isArchived) return "This run is archived: its rounds can no longer be launched or steered.";
+  if (!latest) return null;
   switch (latest.status) {
     case "QUEUED":
     case "RUNNING":

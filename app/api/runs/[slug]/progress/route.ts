@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { getRunProgress } from "@/lib/db/queries/generations";
+import { getRunProgressBySlug } from "@/lib/db/queries/generations";
 import { httpStatusOf, isAppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +23,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ slug
     );
   }
   try {
-    const progress = await getRunProgress({ slug, limit: query.data.limit });
+    const progress = await getRunProgressBySlug({ slug, limit: query.data.limit });
     if (!progress) {
       return NextResponse.json({ error: "Run not found" }, { status: 404, headers: NO_STORE });
     }
