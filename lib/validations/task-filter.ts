@@ -7,7 +7,11 @@ import { z } from "zod";
 const csv = <T extends z.ZodType>(item: T) =>
   z.preprocess(
     (value) =>
-      typeof value === "string" ? value.split(",").filter(Boolean) : value === undefined ? [] : value,
+      typeof value === "string"
+        ? value.split(",").filter(Boolean)
+        : value === undefined
+          ? []
+          : value,
     z.array(item),
   );
 
@@ -29,7 +33,9 @@ export const TaskFilterSchema = z
   })
   .refine(
     (f) =>
-      f.minDifficulty === undefined || f.maxDifficulty === undefined || f.minDifficulty <= f.maxDifficulty,
+      f.minDifficulty === undefined ||
+      f.maxDifficulty === undefined ||
+      f.minDifficulty <= f.maxDifficulty,
     { message: "minimum difficulty must not exceed the maximum", path: ["minDifficulty"] },
   );
 
