@@ -13,9 +13,11 @@ import {
   retryRound,
   type MutationContext,
 } from "@/lib/db/mutations/rounds";
+import { reviewTasks } from "@/lib/db/mutations/reviews";
 import { getPool } from "@/lib/db/pool";
 import { getQueueClient } from "@/lib/jobs/client";
 import { RunConfigSchema } from "@/lib/validations/run-config";
+import { TaskFilterSchema } from "@/lib/validations/task-filter";
 
 async function mutationContext(actor: string | null): Promise<MutationContext> {
   return { pool: getPool(), boss: await getQueueClient(), actor };
@@ -119,5 +121,56 @@ export const archiveRunAction = defineAction({
     await archiveRun(await mutationContext(actor), { runId });
     revalidateRuns();
     return { message: "Run archived: it no longer appears in the runs list." };
+  },
+});
+
+const ReviewSchema = z
+  .object({
+    runId: z.coerce.number().int().positive(),
+    generationIndex: z.coerce.number().int().min(0),
+    decision: z.enum(["APPROVED", "REJECTED", "PENDING"]),
+    note: z.string().trim().max(2000).optional(),
+    /** One task, a selection (comma-separated from a form), or… */
+    taskIds: z
+      .preprocess(
+        (value) =>
+          typeof value === "string" ? value.split(",").filter(Boolean).map(Number) : value,
+        z.array(z.number().int().positive()).min(1).max(10_000),
+      )
+      .optional(),
+    /** …everything matching the generation table's filter. */
+    filter: TaskFilterSchema.optional(),
+  })
+  .refine((input) => (input.taskIds === undefined) !== (input.filter === undefined), {
+    message: "Choose tasks or a filter, not both or neither",
+    path: ["taskIds"],
+  });
+
+/** Approve, reject (with a note) or undo — one task, a selection, or everything matching a filter. */
+export const reviewTasksAction = defineAction({
+  name: "review.decide",
+  schema: ReviewSchema,
+  scope: ({ runId }) => ({ runId }),
+  handler: async (input, { actor }) => {
+    const result = await reviewTasks(getPool(), {
+      runId: input.runId,
+      generationIndex: input.generationIndex,
+      selection: input.taskIds ? { taskIds: input.taskIds } : { filter: input.filter! },
+      decision: input.decision,
+      note: input.note ?? null,
+      // Until accounts exist (a later issue) decisions are recorded as made by "anonymous".
+      reviewer: actor ?? "anonymous",
+    });
+    revalidateRuns();
+    const verb = { APPROVED: "approved", REJECTED: "rejected", PENDING: "reset to pending" }[
+      input.decision
+    ];
+    const skipped = result.skippedInvalid
+      ? ` (${result.skippedInvalid} invalid task${result.skippedInvalid === 1 ? "" : "s"} skipped)`
+      : "";
+    return {
+      message: `${result.updated} task${result.updated === 1 ? "" : "s"} ${verb}${skipped}.`,
+      ...result,
+    };
   },
 });

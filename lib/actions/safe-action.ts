@@ -17,7 +17,13 @@ export type ActionResult<T extends object = object> = ({ ok: true } & T) | Actio
 export type ActionState<T extends object = object> = ActionResult<T> | null;
 
 export type ActionName =
-  "run.create" | "run.archive" | "round.launch" | "round.cancel" | "round.retry" | "review.close";
+  | "run.create"
+  | "run.archive"
+  | "round.launch"
+  | "round.cancel"
+  | "round.retry"
+  | "review.close"
+  | "review.decide";
 
 export type ActionScope = { runId?: number };
 /** Who is acting; the auth issue adds the user and role here. */
