@@ -56,14 +56,25 @@ export async function startEmbeddedPostgres(
   assertNotAlreadyRunning(dataDir);
   const password = fs.readFileSync(path.join(dataDir, PASSWORD_FILE), "utf8").trim();
 
-  const port = options.port ?? (await findFreePort(FIRST_DEFAULT_PORT));
   if (options.port !== undefined && !(await isPortFree(options.port))) {
     throw new AppError("CONFLICT", `Port ${options.port} for the embedded Postgres is in use.`, {
       hint: "Stop what uses it, or choose another port with EMBEDDED_PG_PORT.",
     });
   }
-
-  const child = await spawnServer(binDir, dataDir, port, account, options.isEphemeral ?? false);
+  let port = options.port ?? (await findFreePort(FIRST_DEFAULT_PORT));
+  let child: ChildProcess | undefined;
+  for (let attempt = 1; !child; attempt += 1) {
+    try {
+      child = await spawnServer(binDir, dataDir, port, account, options.isEphemeral ?? false);
+    } catch (error) {
+      // A port we chose ourselves can be taken between our check and Postgres binding it (two
+      // servers starting at once): move on to the next free one.
+      const isRace =
+        options.port === undefined && error instanceof AppError && error.code === "CONFLICT";
+      if (!isRace || attempt >= 5) throw error;
+      port = await findFreePort(port + 1);
+    }
+  }
   log(`embedded Postgres ready on 127.0.0.1:${port} (data: ${dataDir})`);
 
   const exited = new Promise<void>((resolve) => {
