@@ -14,7 +14,6 @@ export function getQueueClient(): Promise<PgBoss> {
     const { DATABASE_URL } = getEnv();
     if (!DATABASE_URL) throw new AppError("UNAVAILABLE", "DATABASE_URL is not set.");
     const boss = createBoss(DATABASE_URL, "client");
-    boss.on("error", (error) => console.error("[queue]", error.message));
     await boss.start();
     await ensureQueues(boss);
     return boss;

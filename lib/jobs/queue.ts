@@ -38,7 +38,7 @@ const queueDefaults = {
 export type BossRole = "worker" | "client";
 
 export function createBoss(connectionString: string, role: BossRole): PgBoss {
-  return new PgBoss({
+  const boss = new PgBoss({
     connectionString,
     application_name: `coevolve-${role}`,
     max: role === "worker" ? 6 : 3,
@@ -48,6 +48,10 @@ export function createBoss(connectionString: string, role: BossRole): PgBoss {
     schedule: false,
     migrate: true,
   });
+  // pg-boss re-emits its pool's errors (a dropped connection, a server restart); an EventEmitter
+  // error without a listener would crash the process, while the queue itself recovers.
+  boss.on("error", (error) => console.error(`[queue ${role}] ${error.message}`));
+  return boss;
 }
 
 /** Creates the queues if missing; safe to call from every process at start-up. */

@@ -38,6 +38,7 @@ beforeAll(async () => {
   database = await createScratchDatabase("rounds");
   await migrate({ connectionString: database.url });
   pool = new Pool({ connectionString: database.url, max: 8 });
+  pool.on("error", () => {}); // connections dropped when the scratch database is dropped
   boss = createBoss(database.url, "client");
   await boss.start();
   await ensureQueues(boss);

@@ -30,6 +30,7 @@ beforeAll(async () => {
   database = await createScratchDatabase("crash");
   await migrate({ connectionString: database.url });
   pool = new Pool({ connectionString: database.url, max: 4 });
+  pool.on("error", () => {}); // connections dropped when the scratch database is dropped
   boss = createBoss(database.url, "client");
   await boss.start();
   await ensureQueues(boss);

@@ -20,7 +20,6 @@ export type RunningWorker = { stop: () => Promise<void> };
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const log = options.log ?? (() => {});
   const boss = createBoss(options.connectionString, "worker");
-  boss.on("error", (error) => log(`queue error: ${error.message}`));
   await boss.start();
   await ensureQueues(boss);
   const pool = new Pool({ connectionString: options.connectionString, max: 4 });
