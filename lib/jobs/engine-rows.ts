@@ -60,6 +60,18 @@ const TASK_SELECT = `
     LEFT JOIN "Task" p ON p.id = t."parentTaskId"
     LEFT JOIN "Signal" s ON s.id = t."signalId"`;
 
+/**
+ * The database id of the trajectory an engine key names (`r.trigger` = parseTrajectoryKey's
+ * output as jsonb, `$1` = the run id), for statements that select from a recordset `r`.
+ */
+const TRIGGER_TRAJECTORY_ID = `(SELECT tr.id FROM "Trajectory" tr
+     JOIN "Generation" tg ON tg.id = tr."generationId"
+     JOIN "Task" tt ON tt.id = tr."taskId"
+    WHERE tg."runId" = $1 AND tg.index = (r.trigger->>'generation')::int
+      AND tt.key = r.trigger->>'taskKey'
+      AND tr.purpose = (r.trigger->>'purpose')::"TrajectoryPurpose"
+      AND tr."sampleIndex" = (r.trigger->>'sampleIndex')::int)`;
+
 export type StoredTask = { dbId: number; task: Task };
 
 function rowToTask(row: TaskRow, environment: string): StoredTask {
@@ -166,13 +178,7 @@ export async function insertTasks(
               WHERE sg."runId" = $1 AND s.key = r."signalKey" ORDER BY s.id DESC LIMIT 1),
             (SELECT p.id FROM "Task" p WHERE p."runId" = $1 AND p.key = r."parentKey"),
             r.relation,
-            (SELECT tr.id FROM "Trajectory" tr
-               JOIN "Generation" tg ON tg.id = tr."generationId"
-               JOIN "Task" tt ON tt.id = tr."taskId"
-              WHERE tg."runId" = $1 AND tg.index = (r.trigger->>'generation')::int
-                AND tt.key = r.trigger->>'taskKey'
-                AND tr.purpose = (r.trigger->>'purpose')::"TrajectoryPurpose"
-                AND tr."sampleIndex" = (r.trigger->>'sampleIndex')::int),
+            ${TRIGGER_TRAJECTORY_ID},
             r.instruction, r.spec, r."validationStatus"::"ValidationStatus", r."validationReason",
             r."reviewStatus"::"ReviewStatus", r.reviewer, r."reviewNote",
             CASE WHEN r."reviewStatus" = 'PENDING' THEN NULL ELSE now() END
@@ -219,13 +225,7 @@ export async function insertSignals(
      SELECT $2, r.key, r.kind::"SignalKind", r.score,
             (SELECT t.id FROM "Task" t WHERE t."runId" = $1 AND t.key = r."taskKey"),
             r.details,
-            (SELECT tr.id FROM "Trajectory" tr
-               JOIN "Generation" tg ON tg.id = tr."generationId"
-               JOIN "Task" tt ON tt.id = tr."taskId"
-              WHERE tg."runId" = $1 AND tg.index = (r.trigger->>'generation')::int
-                AND tt.key = r.trigger->>'taskKey'
-                AND tr.purpose = (r.trigger->>'purpose')::"TrajectoryPurpose"
-                AND tr."sampleIndex" = (r.trigger->>'sampleIndex')::int)
+            ${TRIGGER_TRAJECTORY_ID}
        FROM jsonb_to_recordset($3::jsonb) AS r(key text, kind text, score float8, "taskKey" text,
                                                details jsonb, trigger jsonb)
      ON CONFLICT ("generationId", key) DO NOTHING`,

@@ -139,6 +139,34 @@ describe("persisted rounds", () => {
       [run.id],
     );
     expect(poolKeys.rows.map((row) => row.key)).toEqual(memory.state.pool);
+
+    // Lineage survives persistence: parents, signals and triggering trajectories resolve to rows
+    // exactly where the engine recorded them (explore tasks have no parent).
+    const lineage = await pool.query<{
+      total: number;
+      parents: number;
+      signals: number;
+      triggers: number;
+    }>(
+      `SELECT count(*)::int AS total,
+              count(t."parentTaskId")::int AS parents,
+              count(t."signalId")::int AS signals,
+              count(t."triggerTrajectoryId")::int AS triggers
+         FROM "Task" t JOIN "Generation" g ON g.id = t."generationId"
+        WHERE g."runId" = $1 AND g.index = 1 AND t.origin = 'SYNTHESIZED'`,
+      [run.id],
+    );
+    const born = memory.state.tasks.filter(
+      (t) => t.bornGeneration === 1 && t.origin === "synthesized",
+    );
+    expect(lineage.rows[0]).toEqual({
+      total: born.length,
+      parents: born.filter((t) => t.parentTaskId !== null).length,
+      signals: born.filter((t) => t.signalId !== null).length,
+      triggers: born.filter((t) => t.triggerTrajectoryId !== null).length,
+    });
+    expect(lineage.rows[0]!.parents).toBeGreaterThan(0);
+    expect(lineage.rows[0]!.triggers).toBeGreaterThan(0);
     expect(
       await count(
         `SELECT count(*)::int FROM "SkillStat" s JOIN "Generation" g ON g.id = s."generationId"
