@@ -1,6 +1,6 @@
 import type { Pool } from "pg";
 import { AppError } from "@/lib/errors";
-import { refreshDataStats } from "@/lib/jobs/rounds";
+import { refreshDataStats } from "./data-stats";
 import type { TaskFilter } from "@/lib/validations/task-filter";
 import { taskFilterSql } from "../queries/task-filter";
 import { withTransaction } from "../transaction";
