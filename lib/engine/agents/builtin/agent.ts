@@ -1,11 +1,40 @@
 import type { Agent, EpisodeRequest, EpisodeResult, LocalEpisode } from "../../interfaces";
-import { createRng } from "../../rng";
+import type { CandidateAction } from "../../environment-types";
+import { createRng, type Rng } from "../../rng";
 import type { TrajectoryStep } from "../../types";
 import { decodeCheckpoint } from "./checkpoint";
 import { extractFeatures } from "./features";
 import { chooseAction, scoreCandidates, softmax } from "./policy";
 
 export const BUILTIN_AGENT_ID = "builtin";
+
+export type PolicyDecision = {
+  candidates: CandidateAction[];
+  /** The policy's own distribution (temperature 1) over `candidates`, and its entropy. */
+  probs: Float64Array;
+  entropy: number;
+  choice: number;
+};
+
+/**
+ * The policy's next action in `episode`, sampled at `temperature` from `rng` (one draw when
+ * temperature > 0), or null when nothing can be done. Shared by playEpisode and the
+ * OpenAI-compatible policy server, so both draw exactly the same actions from the same seed.
+ */
+export function decideStep(
+  episode: LocalEpisode,
+  weights: Float64Array,
+  temperature: number,
+  rng: Rng,
+): PolicyDecision | null {
+  const view = episode.view();
+  if (view.candidates.length === 0) return null;
+  const features = extractFeatures(view, episode.stepIndex);
+  const scores = scoreCandidates(weights, features);
+  const { probs, entropy } = softmax(scores);
+  const choice = chooseAction(scores, probs, temperature, rng);
+  return { candidates: view.candidates, probs, entropy, choice };
+}
 
 /**
  * Runs one episode synchronously. Exported for the in-process fast paths (benchmarks, base-policy
@@ -21,13 +50,10 @@ export function playEpisode(
   const steps: TrajectoryStep[] = [];
   let endReason: EpisodeResult["endReason"] = "max_steps";
   while (!episode.isDone) {
-    const view = episode.view();
-    if (view.candidates.length === 0) break;
-    const features = extractFeatures(view, episode.stepIndex);
-    const scores = scoreCandidates(weights, features);
-    const { probs, entropy } = softmax(scores);
-    const choice = chooseAction(scores, probs, temperature, rng);
-    const candidate = view.candidates[choice]!;
+    const decision = decideStep(episode, weights, temperature, rng);
+    if (!decision) break;
+    const { candidates, probs, entropy, choice } = decision;
+    const candidate = candidates[choice]!;
     const index = episode.stepIndex;
     const result = episode.stepSync(candidate.call);
     steps.push({
@@ -37,7 +63,7 @@ export function playEpisode(
       observation: result.observation,
       probability: probs[choice] as number,
       entropy,
-      candidateCount: view.candidates.length,
+      candidateCount: candidates.length,
       isError: result.isError,
     });
     if (candidate.call.tool === "finish") {
