@@ -16,6 +16,8 @@ export type FaultChatServer = ServedHandler & {
   maxInFlight: number;
   /** Authorization headers received, to prove the key is sent. */
   authorizations: string[];
+  /** Parsed request bodies, in arrival order. */
+  bodies: unknown[];
 };
 
 /**
@@ -26,14 +28,20 @@ export type FaultChatServer = ServedHandler & {
 export async function startFaultChatServer(plan: (n: number) => Fault): Promise<FaultChatServer> {
   let inFlight = 0;
   const stalls = new Set<() => void>();
-  const state = { requests: 0, maxInFlight: 0, authorizations: [] as string[] };
+  const state = {
+    requests: 0,
+    maxInFlight: 0,
+    authorizations: [] as string[],
+    bodies: [] as unknown[],
+  };
   const served = await serveFetchHandler(async (request) => {
     const n = state.requests++;
     inFlight += 1;
     state.maxInFlight = Math.max(state.maxInFlight, inFlight);
     state.authorizations.push(request.headers.get("authorization") ?? "");
     try {
-      await request.text();
+      const text = await request.text();
+      state.bodies.push(text ? (JSON.parse(text) as unknown) : null);
       const fault = plan(n);
       switch (fault.kind) {
         case "stall":
@@ -99,6 +107,9 @@ export async function startFaultChatServer(plan: (n: number) => Fault): Promise<
     },
     get authorizations() {
       return state.authorizations;
+    },
+    get bodies() {
+      return state.bodies;
     },
     close: async () => {
       for (const release of stalls) release();
