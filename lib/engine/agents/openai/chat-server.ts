@@ -14,6 +14,8 @@ import type {
 type Awaitable<T> = T | Promise<T>;
 
 export type TaskQuery = {
+  /** The request's model: a server holding several runs scopes the lookup by it. */
+  model: string;
   /** From the request's `metadata.task_id`, when the client sends it. */
   taskId: string | null;
   /** The first user message: what any OpenAI-compatible agent sends. */
@@ -32,6 +34,8 @@ export type PolicyChatServerOptions = {
    * server must already know the task (its world, checker): see `createTaskDirectory`.
    */
   resolveTask(query: TaskQuery): Awaitable<Task | null>;
+  /** When set, requests must carry `Authorization: Bearer <apiKey>` (like vLLM's --api-key). */
+  apiKey?: string;
   /** Seconds for the `created` field; the engine never reads the clock itself. */
   now?: () => number;
 };
@@ -126,7 +130,11 @@ export function createPolicyChatHandler(
     const policy = await options.resolvePolicy(body.model);
     if (!policy) throw new ChatRequestError(404, "model_not_found", `no model ${body.model}`);
     const taskId = typeof body.metadata?.task_id === "string" ? body.metadata.task_id : null;
-    const task = await options.resolveTask({ taskId, instruction: user.content });
+    const task = await options.resolveTask({
+      model: body.model,
+      taskId,
+      instruction: user.content,
+    });
     if (!task)
       throw new ChatRequestError(404, "task_not_found", "no known task for this conversation");
 
@@ -209,6 +217,12 @@ export function createPolicyChatHandler(
   return async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname.replace(/\/+$/, "");
     try {
+      if (
+        options.apiKey &&
+        !constantTimeEqual(request.headers.get("authorization") ?? "", `Bearer ${options.apiKey}`)
+      ) {
+        throw new ChatRequestError(401, "invalid_api_key", "missing or wrong API key");
+      }
       if (path.endsWith("/models")) {
         if (request.method !== "GET")
           throw new ChatRequestError(405, "method_not_allowed", "use GET");
@@ -243,6 +257,14 @@ export function createPolicyChatHandler(
       );
     }
   };
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
+  }
+  return diff === 0;
 }
 
 function parseArguments(call: ChatToolCall): JsonObject {
