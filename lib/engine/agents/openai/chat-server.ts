@@ -76,7 +76,8 @@ export function createTaskDirectory() {
   };
 }
 
-class ChatRequestError extends Error {
+/** Thrown by a resolver (or the handler) to answer with an OpenAI-style error. */
+export class ChatRequestError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
