@@ -7,7 +7,9 @@ export type Fault =
   | { kind: "status"; status: number; body?: string }
   | { kind: "malformed-json" }
   /** A valid reply calling `name` with raw `arguments` text, after `delayMs`. */
-  | { kind: "call"; name: string; arguments: string; delayMs?: number };
+  | { kind: "call"; name: string; arguments: string; delayMs?: number }
+  /** A valid reply with this assistant message and optional token logprobs. */
+  | { kind: "reply"; message: Record<string, unknown>; logprobs?: unknown[] };
 
 export type FaultChatServer = ServedHandler & {
   /** OpenAI base URL (…/v1). */
@@ -60,6 +62,22 @@ export async function startFaultChatServer(plan: (n: number) => Fault): Promise<
         case "malformed-json":
           return new Response('{"choices": [{"message": ', {
             headers: { "content-type": "application/json" },
+          });
+        case "reply":
+          return Response.json({
+            id: `fault-${n}`,
+            object: "chat.completion",
+            created: 0,
+            model: "fault",
+            choices: [
+              {
+                index: 0,
+                message: { role: "assistant", ...fault.message },
+                finish_reason: "stop",
+                logprobs: fault.logprobs ? { content: fault.logprobs } : null,
+              },
+            ],
+            usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
           });
         case "call":
           if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));

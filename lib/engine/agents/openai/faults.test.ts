@@ -211,6 +211,63 @@ describe("OpenAI agent faults: each marks only its rollout failed, with the reas
     });
   });
 
+  it("a reply without tool calls is the answer, submitted through the finish tool", async () => {
+    const target = await start(() => ({
+      kind: "reply",
+      message: { content: "  Lyon  " },
+      logprobs: [
+        {
+          token: "Ly",
+          logprob: Math.log(0.5),
+          top_logprobs: [{ token: "Ly", logprob: Math.log(0.5) }],
+        },
+        { token: "on", logprob: Math.log(0.8) },
+      ],
+    }));
+    const [answered] = await rollout(agentFor(target, { requestLogprobs: true, topLogprobs: 2 }));
+    expect(answered!.endReason).toBe("finish");
+    expect(answered!.answer).toBe("Lyon");
+    expect(answered!.steps).toHaveLength(1);
+    expect(answered!.steps[0]).toMatchObject({ tool: "finish", arguments: { answer: "Lyon" } });
+    expect(answered!.steps[0]!.probability).toBeCloseTo(0.4, 12);
+    // One token lacks alternatives: no entropy estimate rather than a wrong one.
+    expect(answered!.steps[0]!.entropy).toBeNull();
+    expect(answered!.usage).toEqual({ promptTokens: 7, completionTokens: 3 });
+    const body = target.bodies[0] as Record<string, unknown>;
+    expect(body).toMatchObject({
+      model: "fault",
+      logprobs: true,
+      top_logprobs: 2,
+      tool_choice: "auto",
+    });
+    expect(body.metadata).toBeUndefined();
+  });
+
+  it("runs several tool calls of one message in order, without splitting their probability", async () => {
+    const target = await start(() => ({
+      kind: "reply",
+      message: {
+        content: null,
+        tool_calls: [
+          {
+            id: "a",
+            type: "function",
+            function: { name: "list_files", arguments: '{"folder": "inbox"}' },
+          },
+          { id: "b", type: "function", function: { name: "finish", arguments: {} } },
+        ],
+      },
+      logprobs: [{ token: "x", logprob: -0.1 }],
+    }));
+    const [episode] = await rollout(agentFor(target, { requestLogprobs: true }));
+    expect(target.requests).toBe(1);
+    expect(episode!.steps.map((s) => [s.index, s.tool, s.probability])).toEqual([
+      [0, "list_files", null],
+      [1, "finish", null],
+    ]);
+    expect(episode!.endReason).toBe("finish");
+  });
+
   it("never has more requests in flight than its concurrency, across batches sharing the agent", async () => {
     const target = await start(() => ({ ...FINISH, delayMs: 40 }) as Fault);
     const agent = agentFor(target, { concurrency: 2 });
