@@ -4,7 +4,7 @@ import { serveFetchHandler, type ServedHandler } from "../agents/openai/node-htt
 export type Fault =
   /** Never answers (until the server closes). */
   | { kind: "stall" }
-  | { kind: "status"; status: number; body?: string }
+  | { kind: "status"; status: number; body?: string; headers?: Record<string, string> }
   | { kind: "malformed-json" }
   /** A valid reply calling `name` with raw `arguments` text, after `delayMs`. */
   | { kind: "call"; name: string; arguments: string; delayMs?: number }
@@ -57,7 +57,10 @@ export async function startFaultChatServer(plan: (n: number) => Fault): Promise<
                   message: `boom (you sent ${request.headers.get("authorization") ?? "nothing"})`,
                 },
               }),
-            { status: fault.status, headers: { "content-type": "application/json" } },
+            {
+              status: fault.status,
+              headers: { "content-type": "application/json", ...fault.headers },
+            },
           );
         case "malformed-json":
           return new Response('{"choices": [{"message": ', {

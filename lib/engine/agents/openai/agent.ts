@@ -94,6 +94,15 @@ type ParsedReply = {
  * endReason "agent_error" and a reason; runEpisode itself never throws for them.
  */
 export function createOpenAiAgent(options: OpenAiAgentOptions): Agent {
+  let base: URL;
+  try {
+    base = new URL(options.baseUrl);
+  } catch {
+    throw new Error("the OpenAI agent's baseUrl is not a URL");
+  }
+  if (base.protocol !== "http:" && base.protocol !== "https:") {
+    throw new Error(`the OpenAI agent's baseUrl must be http(s), not ${base.protocol}`);
+  }
   const endpoint = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   const printableEndpoint = describeUrl(endpoint);
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULTS.concurrency));
@@ -111,14 +120,17 @@ export function createOpenAiAgent(options: OpenAiAgentOptions): Agent {
 
   async function post(body: ChatCompletionRequest, random: () => number): Promise<ParsedReply> {
     let lastReason = "";
+    let retryAfterMs = 0;
     for (let attempt = 0; attempt <= retries; attempt++) {
       if (attempt > 0) {
         const ceiling = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
-        await sleep(Math.round(ceiling * (0.5 + 0.5 * random())));
+        // A server that says when to come back (429/503 Retry-After) is believed, within reason.
+        await sleep(Math.max(Math.round(ceiling * (0.5 + 0.5 * random())), retryAfterMs));
       }
       const outcome = await gate.run(() => attemptOnce(body));
       if (outcome.kind === "ok") return outcome.reply;
       lastReason = outcome.reason;
+      retryAfterMs = outcome.retryAfterMs ?? 0;
       if (!outcome.retryable) throw new RolloutFailure(outcome.reason);
     }
     const attempts = retries + 1;
@@ -128,7 +140,8 @@ export function createOpenAiAgent(options: OpenAiAgentOptions): Agent {
   }
 
   type Attempt =
-    { kind: "ok"; reply: ParsedReply } | { kind: "fail"; reason: string; retryable: boolean };
+    | { kind: "ok"; reply: ParsedReply }
+    | { kind: "fail"; reason: string; retryable: boolean; retryAfterMs?: number };
 
   async function attemptOnce(body: ChatCompletionRequest): Promise<Attempt> {
     const controller = new AbortController();
@@ -170,6 +183,7 @@ export function createOpenAiAgent(options: OpenAiAgentOptions): Agent {
             `chat completions at ${printableEndpoint} answered HTTP ${response.status}: ${snippet(errorMessageOf(text))}`,
           ),
           retryable,
+          retryAfterMs: retryAfterOf(response.headers.get("retry-after")),
         };
       }
       const parsed = parseReply(text);
@@ -199,11 +213,14 @@ export function createOpenAiAgent(options: OpenAiAgentOptions): Agent {
       const body: ChatCompletionRequest = {
         model,
         messages,
-        tools: session.tools,
-        tool_choice: "auto",
         temperature: options.temperature ?? request.temperature,
         seed: request.seed,
       };
+      // Some servers refuse tool_choice without tools.
+      if (session.tools.length > 0) {
+        body.tools = session.tools;
+        body.tool_choice = "auto";
+      }
       if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
       if (options.requestLogprobs) {
         body.logprobs = true;
@@ -415,6 +432,12 @@ function errorMessageOf(text: string): string {
     // not JSON: show the raw text
   }
   return text;
+}
+
+/** Retry-After in seconds (dates are rare from model servers and ignored), capped at a minute. */
+function retryAfterOf(header: string | null): number | undefined {
+  if (header === null || !/^\d+(\.\d+)?$/.test(header.trim())) return undefined;
+  return Math.min(60_000, Math.round(Number(header) * 1000));
 }
 
 function snippet(text: string, max = 200): string {

@@ -121,10 +121,16 @@ describe("OpenAI agent faults: each marks only its rollout failed, with the reas
     });
   });
 
-  it("a 429 is retried and the rollout then succeeds; a 400 is not retried", async () => {
-    const busy = await start((n) => (n === 0 ? { kind: "status", status: 429 } : FINISH));
-    const [recovered] = await rollout(agentFor(busy, { retries: 2 }));
+  it("a 429 is retried after its Retry-After and the rollout then succeeds; a 400 is not retried", async () => {
+    const busy = await start((n) =>
+      n === 0 ? { kind: "status", status: 429, headers: { "retry-after": "2" } } : FINISH,
+    );
+    const waits: number[] = [];
+    const [recovered] = await rollout(
+      agentFor(busy, { retries: 2, sleep: async (ms) => void waits.push(ms) }),
+    );
     expect(busy.requests).toBe(2);
+    expect(waits).toEqual([2000]);
     expect(recovered!.endReason).toBe("finish");
     await busy.close();
 
@@ -156,6 +162,15 @@ describe("OpenAI agent faults: each marks only its rollout failed, with the reas
     expect(failed!.endReason).toBe("agent_error");
     expect(failed!.error).toMatch(
       /unreachable: fetch failed \(ECONNREFUSED\) \(gave up after 3 attempts\)/,
+    );
+  });
+
+  it("refuses a base URL that is not http(s) when the agent is created", () => {
+    expect(() => createOpenAiAgent({ baseUrl: "localhost:8000/v1", model: "m" })).toThrow(
+      "the OpenAI agent's baseUrl must be http(s), not localhost:",
+    );
+    expect(() => createOpenAiAgent({ baseUrl: "not a url", model: "m" })).toThrow(
+      "the OpenAI agent's baseUrl is not a URL",
     );
   });
 
