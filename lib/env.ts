@@ -15,6 +15,8 @@ const envSchema = z.object({
   ),
   PORT: unsetIfEmpty(z.coerce.number().int().min(1).max(65535)).transform((port) => port ?? 3000),
   COEVOLVE_DATA_DIR: unsetIfEmpty(z.string()),
+  /** Where external trainers reach the web app (their callback URL); default http://localhost:PORT. */
+  COEVOLVE_PUBLIC_URL: unsetIfEmpty(z.url({ protocol: /^https?$/ })),
   EMBEDDED_PG_PORT: unsetIfEmpty(z.coerce.number().int().min(1).max(65535)),
 });
 
