@@ -17,6 +17,8 @@ const envSchema = z.object({
   COEVOLVE_DATA_DIR: unsetIfEmpty(z.string()),
   /** Where external trainers reach the web app (their callback URL); default http://localhost:PORT. */
   COEVOLVE_PUBLIC_URL: unsetIfEmpty(z.url({ protocol: /^https?$/ })),
+  /** Encrypts saved API keys (32 bytes, hex or base64); default: a key file in the data dir. */
+  COEVOLVE_SECRET_KEY: unsetIfEmpty(z.string()),
   EMBEDDED_PG_PORT: unsetIfEmpty(z.coerce.number().int().min(1).max(65535)),
 });
 

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -7,9 +8,11 @@ import { Pool } from "pg";
 import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { migrate } from "@/lib/db/migrate";
+import { createConnection } from "@/lib/db/mutations/connections";
 import { cancelRound, createRun, launchRound, retryRound } from "@/lib/db/mutations/rounds";
 import { getRunProgress } from "@/lib/db/queries/generations";
 import { runInMemory } from "@/lib/engine/run";
+import { ConnectionInputSchema } from "@/lib/validations/connection";
 import { parseRunConfig, type RunConfigInput } from "@/lib/validations/run-config";
 import { createScratchDatabase, type ScratchDatabase } from "@/tests/support/db";
 import { TRAINING_DATA_FORMAT, type TrainingJobManifest } from "./external-trainer";
@@ -43,6 +46,7 @@ let webhook: http.Server;
 let webhookUrl: string;
 const webhookCalls: { authorization: string | undefined; body: WebhookBody }[] = [];
 let dataDir: string;
+const secretKey = randomBytes(32);
 
 type WebhookBody = TrainingJobManifest & { token: string };
 
@@ -107,6 +111,7 @@ beforeAll(async () => {
   worker = await startWorker({
     connectionString: database.url,
     externalTrainer: { dataDir, publicUrl: appUrl },
+    secretKey,
   });
 });
 
@@ -442,5 +447,61 @@ describe("external trainer", () => {
     expect(failed.error).toMatch(
       /^TRAIN: could not start trainer command "\/nonexistent\/verl-submit": .*ENOENT/,
     );
+  });
+
+  it("sends a webhook connection's key as its bearer token and nowhere else", async () => {
+    const apiKey = "rk-ray-PLAINTEXT-webhook-key-93Xf";
+    await createConnection(
+      pool,
+      ConnectionInputSchema.parse({
+        name: "ray-webhook",
+        kind: "trainer-webhook",
+        baseUrl: webhookUrl,
+        apiKey,
+        runId: "",
+      }),
+      secretKey,
+    );
+    const { run } = await startRound(
+      {
+        kind: "external",
+        webhook: { url: webhookUrl, connection: "ray-webhook" },
+        timeoutMinutes: 10,
+      },
+      "static",
+    );
+    const body = await nextWebhookCall(webhookCalls.length + 1);
+    expect(webhookCalls.at(-1)!.authorization).toBe(`Bearer ${apiKey}`);
+    expect(JSON.stringify(body)).not.toContain(apiKey);
+    const progress = await getRunProgress({
+      run: { id: run.id, slug: run.slug, status: "ACTIVE", mode: "STATIC" },
+      db: pool,
+    });
+    expect(JSON.stringify(progress)).not.toContain(apiKey);
+    const stored = await pool.query<{ text: string }>(
+      `SELECT (SELECT string_agg(row_to_json(c)::text, '') FROM "Connection" c)
+              || (SELECT config::text FROM "Run" WHERE id = $1)
+              || (SELECT progress::text FROM "Generation" WHERE "runId" = $1 AND index = 1) AS text`,
+      [run.id],
+    );
+    expect(stored.rows[0]!.text).not.toContain(apiKey);
+    expect(fs.readFileSync(path.join(body.outputDir, "job.json"), "utf8")).not.toContain(apiKey);
+    expect(
+      await post(body.callbackUrl, body.token, { uri: body.currentCheckpoint.uri }),
+    ).toMatchObject({
+      status: 200,
+    });
+    expect(await waitFor(run.id, 1, ["DONE", "FAILED"])).toMatchObject({ status: "DONE" });
+  });
+
+  it("fails the round clearly when the webhook's connection does not exist", async () => {
+    const { run } = await startRound(
+      { kind: "external", webhook: { url: webhookUrl, connection: "nope" }, timeoutMinutes: 10 },
+      "static",
+    );
+    expect(await waitFor(run.id, 1, ["FAILED", "DONE"])).toMatchObject({
+      stage: "TRAIN",
+      error: 'TRAIN: no connection named "nope" (add it under Settings → Connections)',
+    });
   });
 });

@@ -262,7 +262,11 @@ export async function launchExternalTrainer(options: {
   onExit: (outcome: LaunchOutcome) => void;
 }): Promise<LaunchOutcome> {
   const { trainer, job, token } = options;
-  const redact = (text: string) => text.split(token).join("[token]");
+  const redact = (text: string) => {
+    let clean = text.split(token).join("[token]");
+    if (options.webhookKey) clean = clean.split(options.webhookKey).join("[key]");
+    return clean;
+  };
   if (trainer.command) {
     const [program, ...args] = trainer.command;
     const env: Record<string, string> = {};

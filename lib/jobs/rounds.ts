@@ -81,8 +81,8 @@ export type RoundContext = {
   depsFor?: (config: RunConfig) => EngineDeps;
   /** Where external trainers' data goes and the URL they call back; defaults from the env. */
   externalTrainer?: ExternalTrainerSetup;
-  /** An API key of a saved connection (webhook trainers that name one). */
-  resolveConnectionKey?: (name: string) => Promise<string>;
+  /** The API key of a saved trainer-webhook connection, for webhooks that name one. */
+  resolveConnectionKey?: (name: string, runId: number) => Promise<string | null>;
 };
 
 /** Pool slots per rollout job (× G rollouts each) and held-out tasks per evaluation job. */
@@ -744,13 +744,11 @@ async function externalTrainStage(
     base: { checkpoint: base.weights, uri: base.uri, version: 0 },
     deadline,
   });
-  const webhookKey =
-    trainer.webhook?.connection && ctx.resolveConnectionKey
-      ? await ctx.resolveConnectionKey(trainer.webhook.connection)
-      : null;
-  if (trainer.webhook?.connection && !ctx.resolveConnectionKey) {
-    throw new Error(`connection "${trainer.webhook.connection}" cannot be resolved by this worker`);
+  const connection = trainer.webhook?.connection;
+  if (connection && !ctx.resolveConnectionKey) {
+    throw new Error(`connection "${connection}" cannot be resolved by this worker`);
   }
+  const webhookKey = connection ? await ctx.resolveConnectionKey!(connection, gen.runId) : null;
 
   const { token, hash } = newCallbackToken();
   const isIssued = await withTransaction(ctx.pool, async (client) => {

@@ -1,6 +1,7 @@
 import { Pool } from "pg";
 import type { EngineDeps } from "@/lib/engine/engine";
 import type { RunConfig } from "@/lib/validations/run-config";
+import { resolveConnectionSecret } from "@/lib/connections/resolve";
 import type { ExternalTrainerSetup } from "./external-trainer";
 import { createBoss, ensureQueues, QUEUE, type RolloutJob, type StageJob } from "./queue";
 import { runRolloutJob, runStageJob, type RoundContext } from "./rounds";
@@ -11,6 +12,8 @@ export type WorkerOptions = {
   depsFor?: (config: RunConfig) => EngineDeps;
   /** Data dir and public URL for external trainers; default from COEVOLVE_DATA_DIR/PUBLIC_URL. */
   externalTrainer?: ExternalTrainerSetup;
+  /** Opens saved API keys; default from COEVOLVE_SECRET_KEY or the data dir's key file. */
+  secretKey?: Buffer;
   log?: (line: string) => void;
 };
 
@@ -34,6 +37,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     boss,
     depsFor: options.depsFor,
     externalTrainer: options.externalTrainer,
+    resolveConnectionKey: async (name, runId) => {
+      const resolved = await resolveConnectionSecret(pool, {
+        name,
+        runId,
+        kind: "trainer-webhook",
+        secretKey: options.secretKey,
+      });
+      return resolved.apiKey;
+    },
   };
   const polling = { batchSize: 1, pollingIntervalSeconds: 0.5 };
 
