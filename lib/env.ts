@@ -15,6 +15,10 @@ const envSchema = z.object({
   ),
   PORT: unsetIfEmpty(z.coerce.number().int().min(1).max(65535)).transform((port) => port ?? 3000),
   COEVOLVE_DATA_DIR: unsetIfEmpty(z.string()),
+  /** Where external trainers reach the web app (their callback URL); default http://localhost:PORT. */
+  COEVOLVE_PUBLIC_URL: unsetIfEmpty(z.url({ protocol: /^https?$/ })),
+  /** Encrypts saved API keys (32 bytes, hex or base64); default: a key file in the data dir. */
+  COEVOLVE_SECRET_KEY: unsetIfEmpty(z.string()),
   EMBEDDED_PG_PORT: unsetIfEmpty(z.coerce.number().int().min(1).max(65535)),
   /** When set, /api/openai/v1 (the builtin policy as an OpenAI-compatible endpoint) requires it. */
   POLICY_SERVER_API_KEY: unsetIfEmpty(z.string()),

@@ -10,6 +10,7 @@ import type {
   Trajectory,
   TrajectoryStep,
 } from "@/lib/engine/types";
+import { readCheckpointUri } from "./checkpoint-uri";
 
 /**
  * Moves the engine's plain data in and out of Postgres. The engine names things by stable string
@@ -350,12 +351,22 @@ export async function loadCheckpoint(
   db: Db,
   options: { runId: number; version: number },
 ): Promise<PolicyCheckpoint> {
-  const { rows } = await db.query<{ weights: PolicyCheckpoint }>(
-    `SELECT weights FROM "PolicyCheckpoint" WHERE "runId" = $1 AND version = $2`,
+  const stored = await loadStoredCheckpoint(db, options);
+  if (stored.weights) return stored.weights;
+  return readCheckpointUri(stored.uri!, options.version);
+}
+
+/** A checkpoint as stored: builtin weights, or the URI an external trainer reported. */
+export async function loadStoredCheckpoint(
+  db: Db,
+  options: { runId: number; version: number },
+): Promise<{ weights: PolicyCheckpoint | null; uri: string | null }> {
+  const { rows } = await db.query<{ weights: PolicyCheckpoint | null; uri: string | null }>(
+    `SELECT weights, uri FROM "PolicyCheckpoint" WHERE "runId" = $1 AND version = $2`,
     [options.runId, options.version],
   );
-  const checkpoint = rows[0]?.weights;
-  if (!checkpoint)
+  const row = rows[0];
+  if (!row || (!row.weights && !row.uri))
     throw new Error(`run ${options.runId} has no policy checkpoint v${options.version}`);
-  return checkpoint;
+  return row;
 }

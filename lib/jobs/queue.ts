@@ -83,6 +83,16 @@ export async function enqueueStage(boss: PgBoss, client: PoolClient, job: StageJ
   await boss.send(QUEUE.stage, job, { db: inTransaction(client) });
 }
 
+/** A stage job that becomes visible at `startAfter`: how a deadline wakes the stage up. */
+export async function enqueueStageAt(
+  boss: PgBoss,
+  client: PoolClient,
+  job: StageJob,
+  startAfter: Date,
+): Promise<void> {
+  await boss.send(QUEUE.stage, job, { db: inTransaction(client), startAfter });
+}
+
 export async function enqueueRolloutBatches(
   boss: PgBoss,
   client: PoolClient,

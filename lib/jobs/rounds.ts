@@ -28,18 +28,38 @@ import {
 } from "@/lib/engine/stages";
 import type { RunHistory, Task, Trajectory } from "@/lib/engine/types";
 import type { Stage } from "@/lib/generated/prisma/enums";
-import { parseRunConfig, type RunConfig } from "@/lib/validations/run-config";
+import {
+  externalTrainerOf,
+  parseRunConfig,
+  type ExternalTrainerConfig,
+  type RunConfig,
+} from "@/lib/validations/run-config";
 import {
   insertSignals,
   insertTasks,
   loadCheckpoint,
   loadSignals,
+  loadStoredCheckpoint,
   loadTasks,
   loadTrajectories,
   saveCheckpoint,
   type StoredTask,
 } from "./engine-rows";
-import { enqueueRolloutBatches, enqueueStage, type RolloutJob, type StageJob } from "./queue";
+import {
+  defaultExternalTrainerSetup,
+  describeTimeout,
+  launchExternalTrainer,
+  newCallbackToken,
+  prepareTrainingJob,
+  type ExternalTrainerSetup,
+} from "./external-trainer";
+import {
+  enqueueRolloutBatches,
+  enqueueStage,
+  enqueueStageAt,
+  type RolloutJob,
+  type StageJob,
+} from "./queue";
 
 /**
  * A round as persisted stages (DESIGN.md §3). Each stage job reads what earlier stages committed,
@@ -59,6 +79,10 @@ export type RoundContext = {
   boss: PgBoss;
   /** Engine parts for a run's config; tests substitute failing ones. */
   depsFor?: (config: RunConfig) => EngineDeps;
+  /** Where external trainers' data goes and the URL they call back; defaults from the env. */
+  externalTrainer?: ExternalTrainerSetup;
+  /** The API key of a saved trainer-webhook connection, for webhooks that name one. */
+  resolveConnectionKey?: (name: string, runId: number) => Promise<string | null>;
 };
 
 /** Pool slots per rollout job (× G rollouts each) and held-out tasks per evaluation job. */
@@ -141,15 +165,20 @@ async function claim(db: Pick<PoolClient, "query">, job: StageJob): Promise<Clai
   };
 }
 
+/** What moving a generation on needs to know about it. */
+export type OwnedGeneration = Pick<Claimed, "id" | "runId" | "index" | "attempt"> & {
+  config: Pick<RunConfig, "mode">;
+};
+
 /**
  * Moves the generation from `from` to the next stage and enqueues it, inside the caller's
  * transaction. Returns false if the generation moved on without us (a duplicate job): the caller's
  * transaction must then roll back so nothing it wrote is kept twice.
  */
-async function advance(
+export async function advance(
   client: PoolClient,
-  ctx: RoundContext,
-  gen: Claimed,
+  ctx: Pick<RoundContext, "boss">,
+  gen: OwnedGeneration,
   from: Stage,
   options: {
     to?: Stage;
@@ -181,7 +210,11 @@ async function advance(
 }
 
 /** Runs with `autoRounds` (the demo) launch their next round as soon as one finishes. */
-async function continueAutomatically(client: PoolClient, ctx: RoundContext, gen: Claimed) {
+async function continueAutomatically(
+  client: PoolClient,
+  ctx: Pick<RoundContext, "boss">,
+  gen: OwnedGeneration,
+) {
   const { rows } = await client.query<{ id: number }>(
     `INSERT INTO "Generation" ("runId", index, status, stage)
      SELECT r.id, $2 + 1, 'QUEUED', 'ROLLOUT' FROM "Run" r
@@ -270,8 +303,10 @@ async function runStage(ctx: RoundContext, gen: Claimed): Promise<void> {
     case "ROLLOUT":
     case "EVALUATE":
       return batchedStage(ctx, gen, gen.stage);
-    case "TRAIN":
-      return trainStage(ctx, gen);
+    case "TRAIN": {
+      const external = externalTrainerOf(gen.config);
+      return external ? externalTrainStage(ctx, gen, external) : trainStage(ctx, gen);
+    }
     case "SIGNALS":
       return signalsStage(ctx, gen);
     case "SYNTHESIZE":
@@ -637,6 +672,143 @@ async function trainStage(ctx: RoundContext, gen: Claimed): Promise<void> {
       ],
     );
   });
+}
+
+/**
+ * TRAIN with an external trainer. The first delivery writes the training data, issues a one-time
+ * callback token and a deadline job in one transaction, then starts the trainer; the generation
+ * stays RUNNING in TRAIN, marked as waiting, until the trainer reports (trainer-callback.ts
+ * advances it) or the deadline job finds no report and fails it. Later deliveries of the same
+ * attempt (the deadline job, a duplicate) never start the trainer twice.
+ */
+async function externalTrainStage(
+  ctx: RoundContext,
+  gen: Claimed,
+  trainer: ExternalTrainerConfig,
+): Promise<void> {
+  const { rows: issued } = await ctx.pool.query<{
+    usedAt: Date | null;
+    deadline: Date;
+    isExpired: boolean;
+  }>(
+    `SELECT "usedAt", deadline, deadline <= now() AS "isExpired" FROM "TrainerCallback"
+      WHERE "generationId" = $1 AND attempt = $2`,
+    [gen.id, gen.attempt],
+  );
+  const call = issued[0];
+  if (call) {
+    if (call.usedAt) return;
+    if (call.isExpired) {
+      await failExternalTraining(
+        ctx.pool,
+        gen,
+        `external trainer did not report a checkpoint within ${describeTimeout(trainer.timeoutMinutes)}`,
+      );
+      return;
+    }
+    // Delivered before the deadline (a duplicate, or a clock ahead of the database's): look again
+    // just after it.
+    await withTransaction(ctx.pool, (client) =>
+      enqueueStageAt(
+        ctx.boss,
+        client,
+        { generationId: gen.id, attempt: gen.attempt },
+        new Date(call.deadline.getTime() + 1000),
+      ),
+    );
+    return;
+  }
+
+  const trajectories = await loadTrajectories(ctx.pool, {
+    generationId: gen.previousId!,
+    purpose: "TRAIN",
+  });
+  const tasksById = indexTasks((await loadTrainTasks(ctx, gen)).map((s) => s.task));
+  const [current, base, meta] = await Promise.all([
+    loadStoredCheckpoint(ctx.pool, { runId: gen.runId, version: gen.index - 1 }),
+    loadStoredCheckpoint(ctx.pool, { runId: gen.runId, version: 0 }),
+    ctx.pool.query<{ slug: string; deadline: Date }>(
+      `SELECT slug, now() + make_interval(secs => $2) AS deadline FROM "Run" WHERE id = $1`,
+      [gen.runId, trainer.timeoutMinutes * 60],
+    ),
+  ]);
+  const { slug, deadline } = meta.rows[0]!;
+  const job = await prepareTrainingJob({
+    setup: ctx.externalTrainer ?? defaultExternalTrainerSetup(),
+    run: { id: gen.runId, slug },
+    generation: gen.index,
+    attempt: gen.attempt,
+    config: gen.config,
+    groups: buildTrainingGroups(tasksById, trajectories, gen.config.groupSize),
+    current: { checkpoint: current.weights, uri: current.uri, version: gen.index - 1 },
+    base: { checkpoint: base.weights, uri: base.uri, version: 0 },
+    deadline,
+  });
+  const connection = trainer.webhook?.connection;
+  if (connection && !ctx.resolveConnectionKey) {
+    throw new Error(`connection "${connection}" cannot be resolved by this worker`);
+  }
+  const webhookKey = connection ? await ctx.resolveConnectionKey!(connection, gen.runId) : null;
+
+  const { token, hash } = newCallbackToken();
+  const isIssued = await withTransaction(ctx.pool, async (client) => {
+    const locked = await client.query(
+      `SELECT 1 FROM "Generation" WHERE id = $1 AND attempt = $2 AND stage = 'TRAIN'
+          AND status = 'RUNNING' FOR UPDATE`,
+      [gen.id, gen.attempt],
+    );
+    if (locked.rowCount !== 1) return false;
+    const inserted = await client.query(
+      `INSERT INTO "TrainerCallback" ("generationId", attempt, "tokenHash", deadline, "dataPath")
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT ("generationId", attempt) DO NOTHING`,
+      [gen.id, gen.attempt, hash, deadline, job.manifest.trainingData.path],
+    );
+    if (inserted.rowCount !== 1) return false;
+    await client.query(
+      `UPDATE "Generation" SET progress = jsonb_set(progress, '{TRAIN}',
+          coalesce(progress -> 'TRAIN', '{}'::jsonb)
+          || jsonb_build_object('waiting', 'external trainer', 'deadline', $2::text))
+        WHERE id = $1`,
+      [gen.id, deadline.toISOString()],
+    );
+    await enqueueStageAt(
+      ctx.boss,
+      client,
+      { generationId: gen.id, attempt: gen.attempt },
+      deadline,
+    );
+    return true;
+  });
+  if (!isIssued) return;
+
+  const started = await launchExternalTrainer({
+    trainer,
+    job,
+    token,
+    webhookKey,
+    onExit: (outcome) => {
+      if (outcome.ok) return;
+      failExternalTraining(ctx.pool, gen, outcome.reason).catch(() => {
+        // The worker is shutting down; the deadline job fails the round instead.
+      });
+    },
+  });
+  if (!started.ok) await failExternalTraining(ctx.pool, gen, started.reason);
+}
+
+/** Fails a generation still waiting in TRAIN without a report; a reported one is left alone. */
+async function failExternalTraining(
+  pool: Pool,
+  gen: Pick<Claimed, "id" | "attempt">,
+  reason: string,
+): Promise<void> {
+  await pool.query(
+    `UPDATE "Generation" g SET status = 'FAILED', error = $3, "finishedAt" = now()
+      WHERE g.id = $1 AND g.attempt = $2 AND g.status = 'RUNNING' AND g.stage = 'TRAIN'
+        AND NOT EXISTS (SELECT 1 FROM "TrainerCallback" c WHERE c."generationId" = g.id
+                           AND c.attempt = g.attempt AND c."usedAt" IS NOT NULL)`,
+    [gen.id, gen.attempt, `TRAIN: ${reason}`.slice(0, 4000)],
+  );
 }
 
 async function finishEvaluate(ctx: RoundContext, gen: Claimed): Promise<void> {

@@ -1,6 +1,8 @@
 import { Pool } from "pg";
 import type { EngineDeps } from "@/lib/engine/engine";
 import type { RunConfig } from "@/lib/validations/run-config";
+import { resolveConnectionSecret } from "@/lib/connections/resolve";
+import type { ExternalTrainerSetup } from "./external-trainer";
 import { createBoss, ensureQueues, QUEUE, type RolloutJob, type StageJob } from "./queue";
 import { runRolloutJob, runStageJob, type RoundContext } from "./rounds";
 
@@ -8,6 +10,10 @@ export type WorkerOptions = {
   connectionString: string;
   /** Engine parts per run config; tests substitute failing ones. */
   depsFor?: (config: RunConfig) => EngineDeps;
+  /** Data dir and public URL for external trainers; default from COEVOLVE_DATA_DIR/PUBLIC_URL. */
+  externalTrainer?: ExternalTrainerSetup;
+  /** Opens saved API keys; default from COEVOLVE_SECRET_KEY or the data dir's key file. */
+  secretKey?: Buffer;
   log?: (line: string) => void;
 };
 
@@ -26,7 +32,21 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   // An idle connection dropped by the server (restart, failover) must not crash the worker; the
   // next query reconnects, and jobs in flight are retried by the queue.
   pool.on("error", (error) => log(`database connection lost: ${error.message}`));
-  const ctx: RoundContext = { pool, boss, depsFor: options.depsFor };
+  const ctx: RoundContext = {
+    pool,
+    boss,
+    depsFor: options.depsFor,
+    externalTrainer: options.externalTrainer,
+    resolveConnectionKey: async (name, runId) => {
+      const resolved = await resolveConnectionSecret(pool, {
+        name,
+        runId,
+        kind: "trainer-webhook",
+        secretKey: options.secretKey,
+      });
+      return resolved.apiKey;
+    },
+  };
   const polling = { batchSize: 1, pollingIntervalSeconds: 0.5 };
 
   // pg-boss waits a polling interval after each job even when more are queued; a round is a

@@ -67,13 +67,60 @@ export const BasePolicyConfigSchema = z.object({
   learningRate: z.number().positive().default(0.5),
 });
 
+/**
+ * A trainer outside this process (verl on Ray, OpenRLHF, TRL …). After the rollouts the worker
+ * writes the round's GRPO groups to a JSONL file, then runs `command` (spawned with arguments,
+ * never through a shell) or POSTs `webhook.url`; the trainer reports the new checkpoint to the
+ * callback URL with a one-time token. See README "External trainer".
+ */
+export const ExternalTrainerSchema = z
+  .object({
+    kind: z.literal("external"),
+    command: z
+      .array(z.string().min(1, "command arguments cannot be empty"))
+      .min(1, "command needs at least the program to run")
+      .optional(),
+    webhook: z
+      .object({
+        url: z.url({ protocol: /^https?$/, error: "webhook.url must be an http(s) URL" }),
+        /** A saved connection whose API key is sent as `Authorization: Bearer …`. */
+        connection: z.string().min(1).optional(),
+      })
+      .optional(),
+    /** How long the round waits for the checkpoint report before it fails (fractions allowed). */
+    timeoutMinutes: z
+      .number()
+      .positive("timeoutMinutes must be more than 0")
+      .max(7 * 24 * 60, "timeoutMinutes is at most a week (10080)")
+      .default(60),
+    /** Lines of the training data file: see lib/jobs/external-trainer.ts `writeTrainingData`. */
+    dataFormat: z.literal("grpo-jsonl").default("grpo-jsonl"),
+  })
+  .refine((t) => (t.command === undefined) !== (t.webhook === undefined), {
+    message: "an external trainer needs exactly one of command or webhook",
+  });
+
+export const TrainerSchema = z
+  .union([z.literal("builtin-grpo"), ExternalTrainerSchema], {
+    error: 'trainer must be "builtin-grpo" or { kind: "external", command | webhook, … }',
+  })
+  .default("builtin-grpo");
+
+export type ExternalTrainerConfig = z.infer<typeof ExternalTrainerSchema>;
+
+export function externalTrainerOf(
+  config: Pick<RunConfig, "trainer">,
+): ExternalTrainerConfig | null {
+  return typeof config.trainer === "object" ? config.trainer : null;
+}
+
 export const RunConfigSchema = z.object({
   mode: z.enum(RUN_MODES).default("coevolve"),
   seed: z.number().int().min(0).default(1),
   rounds: z.number().int().min(0).max(1000).default(10),
   environment: z.literal("toolworld").default("toolworld"),
   agent: z.literal("builtin").default("builtin"),
-  trainer: z.literal("builtin-grpo").default("builtin-grpo"),
+  trainer: TrainerSchema,
   synthesizer: z.literal("builtin").default("builtin"),
 
   /** G: rollouts per task per round (one GRPO group). */

@@ -63,4 +63,34 @@ describe("stageProgressOf", () => {
     expect(stages.every((s) => s.state === "done" && s.done === s.total)).toBe(true);
     expect(stages[0]).toMatchObject({ done: 8, total: 8 });
   });
+
+  it("shows a stage that waits on an external trainer as waiting, with what for and until when", () => {
+    const deadline = "2026-01-01T01:00:00.000Z";
+    const waiting = stageProgressOf({ index: 1, status: "RUNNING", stage: "TRAIN" }, "STATIC", {
+      ROLLOUT: { done: 2, total: 2, finishedAt: "2026-01-01T00:00:02Z" },
+      TRAIN: { startedAt: "2026-01-01T00:00:02Z", waiting: "external trainer", deadline },
+    });
+    expect(waiting.find((s) => s.stage === "TRAIN")).toMatchObject({
+      state: "waiting",
+      waitingFor: "external trainer",
+      deadline,
+    });
+    expect(waiting[0]).toMatchObject({ state: "done", waitingFor: null, deadline: null });
+
+    // Reported (the report clears `waiting`), or failed on the deadline: no longer waiting.
+    const reported = stageProgressOf({ index: 1, status: "RUNNING", stage: "EVALUATE" }, "STATIC", {
+      TRAIN: { waiting: null, deadline, finishedAt: "2026-01-01T00:10:00Z" },
+    });
+    expect(reported.find((s) => s.stage === "TRAIN")).toMatchObject({
+      state: "done",
+      waitingFor: null,
+    });
+    const timedOut = stageProgressOf({ index: 1, status: "FAILED", stage: "TRAIN" }, "STATIC", {
+      TRAIN: { waiting: "external trainer", deadline },
+    });
+    expect(timedOut.find((s) => s.stage === "TRAIN")).toMatchObject({
+      state: "failed",
+      deadline: null,
+    });
+  });
 });

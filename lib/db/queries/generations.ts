@@ -26,7 +26,10 @@ export type GenerationRow = {
   finishedAt: string | null;
 };
 
-/** `pending`: a later stage; `queued`: the current stage, waiting for a worker; `waiting`: for people. */
+/**
+ * `pending`: a later stage; `queued`: the current stage, waiting for a worker; `waiting`: for
+ * people (review) or for something outside (an external trainer: see `waitingFor`).
+ */
 export type StageState =
   "done" | "running" | "queued" | "pending" | "waiting" | "failed" | "stopped";
 
@@ -39,6 +42,10 @@ export type StageProgress = {
   total: number | null;
   startedAt: string | null;
   finishedAt: string | null;
+  /** What a waiting stage waits for ("external trainer"); null otherwise. */
+  waitingFor: string | null;
+  /** When the wait times out (ISO); null when it does not. */
+  deadline: string | null;
 };
 
 export type GenerationProgress = GenerationRow & { stages: StageProgress[] };
@@ -100,6 +107,9 @@ type ProgressEntry = {
   total?: unknown;
   startedAt?: unknown;
   finishedAt?: unknown;
+  /** Set by a stage that waits on something outside the worker (lib/jobs/rounds.ts). */
+  waiting?: unknown;
+  deadline?: unknown;
 };
 
 const asCount = (value: unknown): number | null =>
@@ -143,10 +153,14 @@ export function stageProgressOf(
     const finishedAt = asTime(entry.finishedAt);
     const total = asCount(entry.total);
     const isDone = finishedAt !== null || i < currentIndex || generation.status === "DONE";
+    const waitingFor =
+      !isDone && i === currentIndex && typeof entry.waiting === "string" ? entry.waiting : null;
     const state: StageState = isDone
       ? "done"
       : i === currentIndex
-        ? currentStageState(generation.status)
+        ? waitingFor && generation.status === "RUNNING"
+          ? "waiting"
+          : currentStageState(generation.status)
         : "pending";
     return {
       stage,
@@ -155,6 +169,8 @@ export function stageProgressOf(
       total: isDone ? (total ?? 1) : total,
       startedAt: asTime(entry.startedAt),
       finishedAt,
+      waitingFor: state === "waiting" ? waitingFor : null,
+      deadline: state === "waiting" && waitingFor ? asTime(entry.deadline) : null,
     };
   });
 }

@@ -213,6 +213,8 @@ function describeLatest(generation: GenerationProgress): string {
     case "QUEUED":
       return "waiting for a worker";
     case "RUNNING":
+      if (current?.waitingFor)
+        return `${stageLabel[current.stage]} waits for the ${current.waitingFor}`;
       return current ? `${stageLabel[current.stage]} in progress` : "finishing";
     case "AWAITING_REVIEW":
       return "new tasks wait for review";
@@ -283,7 +285,10 @@ function StageBar({ stage }: { stage: StageProgress }) {
   const max = Math.max(1, stage.total ?? 1);
   const now = Math.min(stage.done, max);
   const units = stage.total !== null && stage.total > 1 ? ` (${now} of ${max} batches)` : "";
-  const valueText = `${stateText[stage.state]}${units}`;
+  const stateLabel = stage.waitingFor
+    ? `waiting for the ${stage.waitingFor}${stage.deadline ? ` until ${stage.deadline.slice(11, 16)} UTC` : ""}`
+    : stateText[stage.state];
+  const valueText = `${stateLabel}${units}`;
   const isIndeterminate = stage.state === "running" && stage.total === null;
   return (
     <div className="space-y-1">

@@ -1,0 +1,42 @@
+import type { Pool } from "pg";
+import type { ConnectionKindName } from "@/lib/validations/connection";
+import { loadSecretKey, openSecret } from "./secret-box";
+
+/**
+ * The one place a saved API key is decrypted: the worker, right before it calls the endpoint.
+ * A run's own connection of that name wins over the workspace's.
+ */
+
+export type ResolvedConnection = {
+  name: string;
+  kind: ConnectionKindName;
+  baseUrl: string;
+  model: string | null;
+  apiKey: string | null;
+};
+
+export async function resolveConnectionSecret(
+  db: Pick<Pool, "query">,
+  options: { name: string; runId: number; kind?: ConnectionKindName; secretKey?: Buffer },
+): Promise<ResolvedConnection> {
+  const { rows } = await db.query<Omit<ResolvedConnection, "apiKey"> & { sealed: string | null }>(
+    `SELECT name, replace(lower(kind::text), '_', '-') AS kind, "baseUrl", model,
+            "apiKeySealed" AS sealed
+       FROM "Connection"
+      WHERE name = $1 AND ("runId" = $2 OR "runId" IS NULL)
+      ORDER BY "runId" NULLS LAST LIMIT 1`,
+    [options.name, options.runId],
+  );
+  const row = rows[0];
+  if (!row) {
+    throw new Error(`no connection named "${options.name}" (add it under Settings → Connections)`);
+  }
+  if (options.kind && row.kind !== options.kind) {
+    throw new Error(`connection "${row.name}" is a ${row.kind} connection, not ${options.kind}`);
+  }
+  const { sealed, ...connection } = row;
+  return {
+    ...connection,
+    apiKey: sealed === null ? null : openSecret(sealed, options.secretKey ?? loadSecretKey()),
+  };
+}
