@@ -1,6 +1,7 @@
 import "server-only";
 import type { Pool } from "pg";
 import { getPool } from "@/lib/db/pool";
+import { isPlausibleIntId } from "@/lib/validations/ids";
 import type {
   ReviewStatus,
   SignalKind,
@@ -18,9 +19,7 @@ import type {
 
 type Queryable = Pick<Pool, "query">;
 
-/** Postgres int4: larger ids cannot exist, and would make the query itself fail. */
-const MAX_INT = 2_147_483_647;
-export const isPlausibleTaskId = (id: number) => Number.isInteger(id) && id > 0 && id <= MAX_INT;
+const isPlausibleTaskId = isPlausibleIntId;
 
 export type TaskSignal = {
   kind: SignalKind;

@@ -3,7 +3,7 @@ import type { Pool } from "pg";
 import { getPool } from "@/lib/db/pool";
 import type { TrajectoryStep } from "@/lib/engine/types";
 import type { TrajectoryPurpose } from "@/lib/generated/prisma/enums";
-import { isPlausibleTaskId } from "./tasks";
+import { isPlausibleIntId, parseBigIntId } from "@/lib/validations/ids";
 
 /**
  * Reads for the trajectory viewer and the GRPO group view: the only pages that load the steps
@@ -13,10 +13,7 @@ import { isPlausibleTaskId } from "./tasks";
 type Queryable = Pick<Pool, "query">;
 
 /** Trajectory ids are bigint; anything that is not a positive int8 cannot name one. */
-export function parseTrajectoryId(value: string): string | null {
-  if (!/^[1-9]\d{0,18}$/.test(value)) return null;
-  return BigInt(value) <= 9_223_372_036_854_775_807n ? value : null;
-}
+export const parseTrajectoryId = parseBigIntId;
 
 export type TrajectoryHeader = {
   id: string;
@@ -81,7 +78,7 @@ export async function listGroupMembers(options: {
   purpose: TrajectoryPurpose;
   db?: Queryable;
 }): Promise<GroupMember[]> {
-  if (!isPlausibleTaskId(options.taskId)) return [];
+  if (!isPlausibleIntId(options.taskId)) return [];
   const db = options.db ?? getPool();
   const { rows } = await db.query<GroupMember>(
     `SELECT tr.id::text AS id, tr."sampleIndex"
@@ -117,9 +114,9 @@ export type GetGroupOptions = {
  * task with no rollouts in that generation gives an empty list (the page says so).
  */
 export async function getGroup(options: GetGroupOptions): Promise<GroupRollouts | null> {
-  if (!isPlausibleTaskId(options.taskId)) return null;
-  if (!Number.isInteger(options.generationIndex) || options.generationIndex < 0) return null;
-  if (options.generationIndex > 2_147_483_647) return null;
+  if (!isPlausibleIntId(options.taskId)) return null;
+  const index = options.generationIndex;
+  if (index !== 0 && !isPlausibleIntId(index)) return null;
   const db = options.db ?? getPool();
   const purpose = options.purpose ?? "TRAIN";
   const { rows: tasks } = await db.query<GroupTask>(
