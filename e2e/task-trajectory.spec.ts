@@ -111,9 +111,11 @@ test("the task page shows the lineage with its signal and trigger trajectory", a
   });
   await lineage.getByRole("link", { name: picked.parentInstruction, exact: true }).click();
   const table = page.getByRole("table", { name: /^Trajectories of this task/ });
-  await expect(table.getByRole("row")).toHaveCount(Math.min(parentTrajectories, 50) + 1);
+  await expect(table.getByRole("link", { name: /^Trajectory \d+: generation / })).toHaveCount(
+    Math.min(parentTrajectories, 50),
+  );
   await expect(
-    table.getByRole("link", { name: /^Group of generation 0, train$/ }).first(),
+    table.getByRole("link", { name: "Compare group: Generation 0, train, pool slot 1" }),
   ).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 
@@ -169,7 +171,30 @@ test("the trajectory viewer renders the stored steps and the group shows where r
   });
   const expected = divergenceText(alignRollouts(group.map((r) => r.steps as never)), group.length);
 
-  await page.getByRole("link", { name: "Compare the group" }).click();
+  // Keyboard: j and k step through the group's samples (there and back), g opens the group.
+  const next = page.getByRole("link", { name: "Next sample →" });
+  const hasNext = (await next.count()) > 0;
+  const neighbour = hasNext ? next : page.getByRole("link", { name: "← Previous sample" });
+  const neighbourHref = await neighbour.getAttribute("href");
+  expect(neighbourHref, "a group of 4 has a neighbour for every sample").toMatch(
+    /\/trajectories\/\d+$/,
+  );
+  await page.keyboard.press(hasNext ? "j" : "k");
+  await expect(page).toHaveURL(new RegExp(`${neighbourHref}$`));
+  const neighbourId = neighbourHref!.split("/").at(-1)!;
+  await expect(
+    page.getByRole("heading", { level: 1, name: `Trajectory ${neighbourId}` }),
+  ).toBeVisible();
+  await page.keyboard.press(hasNext ? "k" : "j");
+  await expect(page).toHaveURL(new RegExp(`/trajectories/${picked.triggerId}$`));
+  await expect(
+    page.getByRole("heading", { level: 1, name: `Trajectory ${picked.triggerId}` }),
+  ).toBeVisible();
+  await expect(page.getByRole("link", { name: "Compare the group" })).toHaveAttribute(
+    "aria-keyshortcuts",
+    "g",
+  );
+  await page.keyboard.press("g");
   await expect(page.getByRole("heading", { level: 1, name: /^Group: task / })).toBeVisible();
   await expect(page.getByText(expected, { exact: true })).toBeVisible();
   const grid = page.getByRole("table", { name: /Rollouts side by side/ });

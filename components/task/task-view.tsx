@@ -34,7 +34,9 @@ import {
   type LineageEntry,
   type TaskTrajectoryRow,
 } from "@/lib/db/queries/tasks";
-import { groupSlotOf } from "@/lib/trajectories/groups";
+import { groupRewardStats } from "@/lib/trajectories/divergence";
+import { segmentByGroup, type GroupSegment } from "@/lib/trajectories/groups";
+import type { TrajectoryPurpose } from "@/lib/generated/prisma/enums";
 import { SignalSummary } from "./signal-summary";
 
 export type TaskViewProps = RunViewContext & { taskId: number; searchParams: ViewSearchParams };
@@ -343,15 +345,12 @@ function TrajectoryTable({
   groupSize: number;
   order: "asc" | "desc";
 }) {
+  const segments = segmentByGroup(rows, groupSize);
   return (
     <Table
-      caption={`Trajectories of this task, ${order === "asc" ? "oldest" : "newest"} generation first`}
+      caption={`Trajectories of this task by GRPO group, ${order === "asc" ? "oldest" : "newest"} generation first`}
     >
       <TableHead>
-        <Th align="right" aria-sort={order === "asc" ? "ascending" : "descending"}>
-          Generation
-        </Th>
-        <Th>Purpose</Th>
         <Th align="right">Sample</Th>
         <Th align="right">Reward</Th>
         <Th>Outcome</Th>
@@ -359,66 +358,110 @@ function TrajectoryTable({
         <Th align="right">Mean entropy</Th>
         <Th align="right">Advantage</Th>
         <Th align="right">Policy</Th>
-        <Th>Group</Th>
       </TableHead>
-      <tbody>
-        {rows.map((row) => {
-          const slot = row.purpose === "TRAIN" ? groupSlotOf(row.sampleIndex, groupSize) : 0;
-          const groupHref = withQuery(runPaths.group(basePath, row.generationIndex, taskId), {
-            purpose: row.purpose === "TRAIN" ? null : purposeLabel[row.purpose],
-            slot: slot > 0 ? String(slot) : null,
-          });
-          return (
-            <Tr key={row.id}>
-              <RowTh align="right" className="tabular-nums">
-                {row.generationIndex}
-              </RowTh>
-              <Td>{purposeLabel[row.purpose]}</Td>
-              <Td align="right" className="tabular-nums">
-                <Link
-                  href={runPaths.trajectory(basePath, row.id)}
-                  className="text-accent hover:underline"
-                  aria-label={`Trajectory ${row.id}: generation ${row.generationIndex}, ${purposeLabel[row.purpose]} sample ${row.sampleIndex}`}
-                >
-                  #{row.sampleIndex}
-                </Link>
-              </Td>
-              <Td align="right" className="tabular-nums">
-                {formatNumber(row.reward)}
-              </Td>
-              <Td>
-                <SuccessBadge success={row.success} />
-                {row.sideEffect && (
-                  <span className="ml-1">
-                    <Badge tone="warn">side effect</Badge>
-                  </span>
-                )}
-              </Td>
-              <Td align="right" className="tabular-nums">
-                {row.stepCount}
-              </Td>
-              <Td align="right" className="tabular-nums">
-                {formatNumber(row.meanEntropy)}
-              </Td>
-              <Td align="right" className="tabular-nums">
-                {formatSigned(row.advantage)}
-              </Td>
-              <Td align="right" className="text-muted tabular-nums">
-                v{row.policyVersion}
-              </Td>
-              <Td>
-                <Link href={groupHref} className="text-accent hover:underline">
-                  Group
-                  <span className="sr-only">
-                    {" "}
-                    of generation {row.generationIndex}, {purposeLabel[row.purpose]}
-                  </span>
-                </Link>
-              </Td>
-            </Tr>
-          );
-        })}
-      </tbody>
+      {segments.map((segment) => (
+        <GroupSegmentRows
+          key={`${segment.generationIndex}.${segment.purpose}.${segment.slot}`}
+          segment={segment}
+          basePath={basePath}
+          taskId={taskId}
+          groupSize={groupSize}
+        />
+      ))}
     </Table>
+  );
+}
+
+function GroupSegmentRows({
+  segment,
+  basePath,
+  taskId,
+  groupSize,
+}: {
+  segment: GroupSegment<TaskTrajectoryRow>;
+  basePath: string;
+  taskId: number;
+  groupSize: number;
+}) {
+  const purpose = segment.purpose as TrajectoryPurpose;
+  const isTrain = purpose === "TRAIN";
+  const groupHref = withQuery(runPaths.group(basePath, segment.generationIndex, taskId), {
+    purpose: isTrain ? null : purposeLabel[purpose],
+    slot: segment.slot > 0 ? String(segment.slot) : null,
+  });
+  const label = `Generation ${segment.generationIndex}, ${purposeLabel[purpose]}${
+    isTrain ? `, pool slot ${segment.slot + 1}` : ""
+  }`;
+  // Builtin runs store no advantages; a whole training group on the page can show what GRPO used.
+  const canCompute =
+    isTrain && segment.rows.length === groupSize && segment.rows.every((r) => r.advantage === null);
+  const computed = canCompute ? groupRewardStats(segment.rows.map((r) => r.reward)) : null;
+  const successes = segment.rows.filter((r) => r.success).length;
+  return (
+    <tbody>
+      <tr className="border-t border-border bg-panel/60">
+        <th scope="rowgroup" colSpan={7} className="px-3 py-1.5 text-left text-xs font-medium">
+          <span className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
+            <span>{label}</span>
+            <span className="font-normal text-muted tabular-nums">
+              {successes} of {segment.rows.length} succeeded
+              {computed && ` · mean reward ${formatNumber(computed.mean)}`}
+              {computed?.isFlat && " · no gradient"}
+            </span>
+            <Link
+              href={groupHref}
+              aria-label={`Compare group: ${label}`}
+              className="font-normal text-accent hover:underline"
+            >
+              Compare group
+            </Link>
+          </span>
+        </th>
+      </tr>
+      {segment.rows.map((row, i) => (
+        <Tr key={row.id}>
+          <RowTh align="right" className="tabular-nums">
+            <Link
+              href={runPaths.trajectory(basePath, row.id)}
+              className="text-accent hover:underline"
+              aria-label={`Trajectory ${row.id}: generation ${row.generationIndex}, ${purposeLabel[row.purpose]} sample ${row.sampleIndex}`}
+            >
+              #{row.sampleIndex}
+            </Link>
+          </RowTh>
+          <Td align="right" className="tabular-nums">
+            {formatNumber(row.reward)}
+          </Td>
+          <Td>
+            <SuccessBadge success={row.success} />
+            {row.sideEffect && (
+              <span className="ml-1">
+                <Badge tone="warn">side effect</Badge>
+              </span>
+            )}
+          </Td>
+          <Td align="right" className="tabular-nums">
+            {row.stepCount}
+          </Td>
+          <Td align="right" className="tabular-nums">
+            {formatNumber(row.meanEntropy)}
+          </Td>
+          <Td align="right" className="tabular-nums">
+            {row.advantage !== null ? (
+              formatSigned(row.advantage)
+            ) : computed ? (
+              <span title="computed from the group's rewards">
+                {formatSigned(computed.advantages[i])}
+              </span>
+            ) : (
+              "—"
+            )}
+          </Td>
+          <Td align="right" className="text-muted tabular-nums">
+            v{row.policyVersion}
+          </Td>
+        </Tr>
+      ))}
+    </tbody>
   );
 }

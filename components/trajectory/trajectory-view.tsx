@@ -10,6 +10,7 @@ import {
 import type { TrajectoryStep } from "@/lib/engine/types";
 import { getTrajectory, listGroupMembers } from "@/lib/db/queries/trajectories";
 import { groupNeighbours, groupSlotOf } from "@/lib/trajectories/groups";
+import { SampleKeys } from "./sample-keys";
 import {
   Fact,
   FactGrid,
@@ -95,6 +96,7 @@ export async function TrajectoryView({ run, basePath, trajectoryId }: Trajectory
               <Link
                 href={runPaths.trajectory(basePath, previous.id)}
                 rel="prev"
+                aria-keyshortcuts="k"
                 className="rounded-md border border-border px-2 py-1 hover:bg-panel"
               >
                 ← Previous sample
@@ -111,6 +113,7 @@ export async function TrajectoryView({ run, basePath, trajectoryId }: Trajectory
               <Link
                 href={runPaths.trajectory(basePath, next.id)}
                 rel="next"
+                aria-keyshortcuts="j"
                 className="rounded-md border border-border px-2 py-1 hover:bg-panel"
               >
                 Next sample →
@@ -120,10 +123,15 @@ export async function TrajectoryView({ run, basePath, trajectoryId }: Trajectory
                 No next sample
               </span>
             )}
-            <Link href={groupHref} className="text-accent hover:underline">
+            <Link href={groupHref} aria-keyshortcuts="g" className="text-accent hover:underline">
               Compare the group
             </Link>
           </nav>
+          <SampleKeys
+            previousHref={previous ? runPaths.trajectory(basePath, previous.id) : null}
+            nextHref={next ? runPaths.trajectory(basePath, next.id) : null}
+            groupHref={groupHref}
+          />
         </div>
       </header>
 

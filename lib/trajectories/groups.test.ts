@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupNeighbours, groupSlotOf, splitIntoGroups } from "./groups";
+import { groupNeighbours, groupSlotOf, segmentByGroup, splitIntoGroups } from "./groups";
 
 const samples = (...indices: number[]) => indices.map((sampleIndex) => ({ sampleIndex }));
 
@@ -37,5 +37,38 @@ describe("groupNeighbours", () => {
 
   it("gives no neighbours for a lone sample", () => {
     expect(groupNeighbours(samples(0), 0, 8)).toMatchObject({ previous: null, next: null });
+  });
+});
+
+describe("segmentByGroup", () => {
+  const row = (generationIndex: number, purpose: string, sampleIndex: number) => ({
+    generationIndex,
+    purpose,
+    sampleIndex,
+  });
+
+  it("starts a segment at every change of generation, purpose or training slot", () => {
+    const segments = segmentByGroup(
+      [
+        row(2, "TRAIN", 0),
+        row(2, "TRAIN", 1),
+        row(2, "TRAIN", 2),
+        row(2, "EVAL", 0),
+        row(1, "TRAIN", 0),
+      ],
+      2,
+    );
+    expect(segments.map((s) => [s.generationIndex, s.purpose, s.slot, s.rows.length])).toEqual([
+      [2, "TRAIN", 0, 2],
+      [2, "TRAIN", 1, 1],
+      [2, "EVAL", 0, 1],
+      [1, "TRAIN", 0, 1],
+    ]);
+  });
+
+  it("keeps every evaluation sample of a generation together", () => {
+    const segments = segmentByGroup([row(1, "EVAL", 0), row(1, "EVAL", 5)], 2);
+    expect(segments).toHaveLength(1);
+    expect(segmentByGroup([], 2)).toEqual([]);
   });
 });

@@ -44,3 +44,41 @@ export function groupNeighbours<T extends { sampleIndex: number }>(
     size: group.length,
   };
 }
+
+export type GroupSegment<T> = {
+  generationIndex: number;
+  purpose: string;
+  /** Pool slot of a training group; 0 for evaluation and validation samples. */
+  slot: number;
+  rows: T[];
+};
+
+/**
+ * Consecutive rows of one GRPO group (generation × purpose × slot), for tables that show a task's
+ * trajectories group by group. Rows must already be ordered so a group's rows are adjacent.
+ */
+export function segmentByGroup<
+  T extends { generationIndex: number; purpose: string; sampleIndex: number },
+>(rows: readonly T[], groupSize: number): GroupSegment<T>[] {
+  const segments: GroupSegment<T>[] = [];
+  for (const row of rows) {
+    const slot = row.purpose === "TRAIN" ? groupSlotOf(row.sampleIndex, groupSize) : 0;
+    const last = segments.at(-1);
+    if (
+      last &&
+      last.generationIndex === row.generationIndex &&
+      last.purpose === row.purpose &&
+      last.slot === slot
+    ) {
+      last.rows.push(row);
+    } else {
+      segments.push({
+        generationIndex: row.generationIndex,
+        purpose: row.purpose,
+        slot,
+        rows: [row],
+      });
+    }
+  }
+  return segments;
+}
