@@ -143,6 +143,25 @@ test("the trajectory viewer renders the stored steps and the group shows where r
     return rows[0]!;
   });
 
+  // The group: the trigger's GRPO group (samples k·G … k·G+G−1 of its task in its generation).
+  const slot = Math.floor(stored.sampleIndex / GROUP_SIZE);
+  const group = await withE2eDatabase(async (client) => {
+    const { rows } = await client.query<{
+      reward: number;
+      sampleIndex: number;
+      steps: { tool: string }[];
+    }>(
+      `SELECT reward, "sampleIndex", steps FROM "Trajectory"
+        WHERE "generationId" = $1 AND "taskId" = $2 AND purpose = 'TRAIN'
+          AND "sampleIndex" BETWEEN $3 AND $4
+        ORDER BY "sampleIndex"`,
+      [stored.generationId, stored.taskId, slot * GROUP_SIZE, slot * GROUP_SIZE + GROUP_SIZE - 1],
+    );
+    return rows;
+  });
+  const stats = groupRewardStats(group.map((r) => r.reward));
+  const position = group.findIndex((r) => r.sampleIndex === stored.sampleIndex);
+
   await page.goto(`/runs/${picked.slug}/trajectories/${picked.triggerId}`);
   const steps = page.getByRole("list", { name: "Steps" });
   await expect(steps.getByRole("heading", { level: 3 })).toHaveText(
@@ -155,20 +174,13 @@ test("the trajectory viewer renders the stored steps and the group shows where r
   await expect(facts.getByText("Steps", { exact: true }).locator("..")).toContainText(
     String(stored.steps.length),
   );
+  // Builtin runs store no advantage: the viewer shows the one GRPO computed from the group.
+  const advantage = stats.advantages[position]!;
+  await expect(facts.getByText("Advantage", { exact: true }).locator("..")).toContainText(
+    `${advantage > 0 ? "+" : ""}${advantage.toFixed(2)}`,
+  );
   await expectNoSeriousA11yViolations(page);
 
-  // The group: the trigger's GRPO group (samples k·G … k·G+G−1 of its task in its generation).
-  const slot = Math.floor(stored.sampleIndex / GROUP_SIZE);
-  const group = await withE2eDatabase(async (client) => {
-    const { rows } = await client.query<{ reward: number; steps: { tool: string }[] }>(
-      `SELECT reward, steps FROM "Trajectory"
-        WHERE "generationId" = $1 AND "taskId" = $2 AND purpose = 'TRAIN'
-          AND "sampleIndex" BETWEEN $3 AND $4
-        ORDER BY "sampleIndex"`,
-      [stored.generationId, stored.taskId, slot * GROUP_SIZE, slot * GROUP_SIZE + GROUP_SIZE - 1],
-    );
-    return rows;
-  });
   const expected = divergenceText(alignRollouts(group.map((r) => r.steps as never)), group.length);
 
   // Keyboard: j and k step through the group's samples (there and back), g opens the group.
@@ -199,9 +211,11 @@ test("the trajectory viewer renders the stored steps and the group shows where r
   await expect(page.getByText(expected, { exact: true })).toBeVisible();
   const grid = page.getByRole("table", { name: /Rollouts side by side/ });
   await expect(grid.getByRole("columnheader", { name: /^Sample \d+$/ })).toHaveCount(group.length);
-  const stats = groupRewardStats(group.map((r) => r.reward));
   await expect(page.getByText("Mean reward").locator("..")).toContainText(stats.mean.toFixed(3));
-  if (stats.isFlat) await expect(page.getByText("no gradient from this group")).toBeVisible();
+  await expect(page.getByText("Reward std").locator("..")).toContainText(stats.std.toFixed(3));
+  await expect(page.getByText("Gradient", { exact: true }).locator("..")).toContainText(
+    stats.isFlat ? "no gradient from this group" : "informative",
+  );
   await expectNoSeriousA11yViolations(page);
 });
 

@@ -9,6 +9,7 @@ import {
 } from "@/components/run/view-context";
 import type { TrajectoryStep } from "@/lib/engine/types";
 import { getTrajectory, listGroupMembers } from "@/lib/db/queries/trajectories";
+import { groupRewardStats } from "@/lib/trajectories/divergence";
 import { groupNeighbours, groupSlotOf } from "@/lib/trajectories/groups";
 import { SampleKeys } from "./sample-keys";
 import {
@@ -48,6 +49,12 @@ export async function TrajectoryView({ run, basePath, trajectoryId }: Trajectory
     trajectory.sampleIndex,
     groupSize,
   );
+  // Builtin runs store no advantage; the trainer's is (reward − mean) / std over this slot's group.
+  const slotMembers = members.filter((m) => groupSlotOf(m.sampleIndex, groupSize) === slot);
+  const computedAdvantage =
+    trajectory.advantage === null && trajectory.purpose === "TRAIN" && slotMembers.length > 1
+      ? groupRewardStats(slotMembers.map((m) => m.reward)).advantages[position]
+      : undefined;
   const groupHref = withQuery(
     runPaths.group(basePath, trajectory.generationIndex, trajectory.taskId),
     {
@@ -144,7 +151,16 @@ export async function TrajectoryView({ run, basePath, trajectoryId }: Trajectory
         <Fact term="Outcome">
           <SuccessBadge success={trajectory.success} />
         </Fact>
-        <Fact term="Advantage">{formatSigned(trajectory.advantage)}</Fact>
+        <Fact term="Advantage">
+          {computedAdvantage !== undefined ? (
+            <>
+              {formatSigned(computedAdvantage)}{" "}
+              <span className="text-xs font-normal text-muted">computed from the group</span>
+            </>
+          ) : (
+            formatSigned(trajectory.advantage)
+          )}
+        </Fact>
         <Fact term="Side effect">{trajectory.sideEffect ? "yes" : "no"}</Fact>
         <Fact term="End reason">{trajectory.endReason ?? "—"}</Fact>
         <Fact term="Steps">{trajectory.stepCount}</Fact>

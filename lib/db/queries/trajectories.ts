@@ -65,11 +65,11 @@ export async function getTrajectory(
   return row ? { ...row, steps: Array.isArray(row.steps) ? row.steps : [] } : null;
 }
 
-export type GroupMember = { id: string; sampleIndex: number };
+export type GroupMember = { id: string; sampleIndex: number; reward: number };
 
 /**
- * Every sample id of the (generation, task, purpose) a trajectory belongs to, in sample order:
- * enough for prev/next links without loading anyone's steps.
+ * Every sample of the (generation, task, purpose) a trajectory belongs to, in sample order: enough
+ * for prev/next links and the group's advantages without loading anyone's steps.
  */
 export async function listGroupMembers(options: {
   runId: number;
@@ -81,7 +81,7 @@ export async function listGroupMembers(options: {
   if (!isPlausibleIntId(options.taskId)) return [];
   const db = options.db ?? getPool();
   const { rows } = await db.query<GroupMember>(
-    `SELECT tr.id::text AS id, tr."sampleIndex"
+    `SELECT tr.id::text AS id, tr."sampleIndex", tr.reward
        FROM "Trajectory" tr JOIN "Generation" g ON g.id = tr."generationId"
       WHERE g."runId" = $1 AND g.index = $2 AND tr."taskId" = $3
         AND tr.purpose = $4::"TrajectoryPurpose"
