@@ -264,10 +264,18 @@ function GroupComparison({
                         </span>
                       ) : null}
                     </th>
-                    {rollouts.map((r) => {
+                    {rollouts.map((r, i) => {
                       const step = r.steps[row.position];
+                      const isOdd = !row.isAligned && row.keys[i] !== row.majority;
                       return (
-                        <td key={r.id} className="max-w-56 px-2 py-1.5">
+                        <td
+                          key={r.id}
+                          className={cx(
+                            "max-w-56 px-2 py-1.5",
+                            isOdd && "border-l-2 border-amber-500",
+                          )}
+                        >
+                          {isOdd && <span className="sr-only">Differs from most samples: </span>}
                           {step ? (
                             <span className={step.isError ? "text-red-700 dark:text-red-300" : ""}>
                               <code className="font-mono font-semibold">{step.tool}</code>
@@ -291,6 +299,10 @@ function GroupComparison({
             </tbody>
           </table>
         </div>
+        <p className="text-xs text-muted">
+          Cells show the tool and its arguments; an amber edge marks a sample that acted differently
+          from most samples at that step.
+        </p>
       </section>
     </>
   );

@@ -43,6 +43,9 @@ describe("alignRollouts", () => {
 
     expect(alignment.firstDivergence).toBe(1);
     expect(divergenceText(alignment, 3)).toBe("Rollouts diverge at step 2");
+    // Two of three paid 5: the odd one out is the sample that paid 6.
+    expect(alignment.rows[1]!.majority).toBe('pay {"amount":5,"to":"Ada"}');
+    expect(alignment.rows[0]!.majority).toBe("open {}");
   });
 
   it("diverges where a shorter rollout ends and a longer one keeps acting", () => {
@@ -64,6 +67,7 @@ describe("alignRollouts", () => {
     expect(divergenceText(single, 1)).toMatch(/Only one rollout/);
 
     expect(alignRollouts([])).toEqual({ firstDivergence: null, rows: [] });
+    expect(alignRollouts([[], []]).rows).toEqual([]);
   });
 });
 

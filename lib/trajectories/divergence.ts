@@ -16,6 +16,8 @@ export type StepAlignment = {
   keys: (string | null)[];
   /** Every sample took this very action here (a sample that already ended breaks alignment). */
   isAligned: boolean;
+  /** The action most samples took here (first seen wins a tie); null when all have ended. */
+  majority: string | null;
 };
 
 export type GroupAlignment = {
@@ -52,9 +54,26 @@ export function alignRollouts(samples: readonly (readonly ChosenAction[])[]): Gr
     });
     const isAligned = keys.every((key) => key !== null && key === keys[0]);
     if (!isAligned && firstDivergence === null && samples.length > 1) firstDivergence = position;
-    rows.push({ position, keys, isAligned: isAligned || samples.length < 2 });
+    rows.push({
+      position,
+      keys,
+      isAligned: isAligned || samples.length < 2,
+      majority: mostCommon(keys),
+    });
   }
   return { firstDivergence, rows };
+}
+
+function mostCommon(keys: readonly (string | null)[]): string | null {
+  const counts = new Map<string, number>();
+  let best: string | null = null;
+  for (const key of keys) {
+    if (key === null) continue;
+    const count = (counts.get(key) ?? 0) + 1;
+    counts.set(key, count);
+    if (best === null || count > counts.get(best)!) best = key;
+  }
+  return best;
 }
 
 export type GroupRewardStats = {
