@@ -291,6 +291,8 @@ describe("listTaskTrajectories", () => {
   it("pages through every row exactly once, newest generation first", async () => {
     const { seen, pages } = await walk("desc", 3);
     expect(pages).toBe(3);
+    // One row a page crosses every boundary (generation, purpose) through the cursor alone.
+    expect((await walk("desc", 1)).seen).toEqual(seen);
     expect(seen).toEqual(["1.EVAL.0", ...Array.from({ length: 8 }, (_, s) => `0.TRAIN.${s}`)]);
   });
 
