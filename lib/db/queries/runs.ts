@@ -112,3 +112,22 @@ export async function listRunsBySlugs(
     missing: options.slugs.filter((slug) => !bySlug.has(slug)),
   };
 }
+
+export type ListComparableSlugsOptions = { runId: number; db?: PrismaClient };
+
+/** The slugs of the runs launched together with this one (itself included, oldest first). */
+export async function listComparableSlugs(options: ListComparableSlugsOptions): Promise<string[]> {
+  const db = options.db ?? getDb();
+  const run = await db.run.findUnique({
+    where: { id: options.runId },
+    select: { slug: true, compareGroup: true },
+  });
+  if (!run) return [];
+  if (!run.compareGroup) return [run.slug];
+  const group = await db.run.findMany({
+    where: { compareGroup: run.compareGroup },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { slug: true },
+  });
+  return group.map((r) => r.slug);
+}
