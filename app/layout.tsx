@@ -33,6 +33,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/" className="text-muted hover:text-fg">
                 Runs
               </Link>
+              <Link href="/compare" className="text-muted hover:text-fg">
+                Compare
+              </Link>
             </nav>
           </header>
           <main className="mx-auto max-w-7xl px-6 py-8">{children}</main>

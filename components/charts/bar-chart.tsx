@@ -40,7 +40,11 @@ export function BarChart({
   return (
     <div aria-hidden="true" className="w-full" style={{ height }}>
       <ResponsiveContainer width="100%" height="100%">
-        <RechartsBarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+        <RechartsBarChart
+          accessibilityLayer={false}
+          data={data}
+          margin={{ top: 8, right: 16, bottom: 8, left: 0 }}
+        >
           <CartesianGrid stroke={chartTheme.grid} strokeDasharray="3 3" vertical={false} />
           <XAxis
             dataKey="x"
@@ -75,7 +79,11 @@ export function BarChart({
               />
             )}
           />
-          <Legend wrapperStyle={{ fontSize: 12, color: chartTheme.text }} />
+          <Legend
+            verticalAlign="top"
+            height={28}
+            wrapperStyle={{ fontSize: 12, color: chartTheme.text }}
+          />
           {series.map((s) => (
             <Bar
               key={s.key}

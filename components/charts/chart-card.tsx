@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { EmptyState } from "@/components/ui/empty-state";
-import { RowTh, Table, TableHead, Td, Th, Tr } from "@/components/ui/table";
+import { RowTh, TableHead, Td, Th, Tr } from "@/components/ui/table";
 
 export type DataTableProps = {
   caption: string;
@@ -9,30 +9,41 @@ export type DataTableProps = {
   rows: string[][];
 };
 
-/** The exact numbers behind a chart, for screen readers, copy-paste and tests. */
+/**
+ * The exact numbers behind a chart, for screen readers, copy-paste and tests. Wide tables scroll
+ * sideways, so the scroll box is focusable: keyboard users can scroll it too.
+ */
 export function DataTable({ caption, columns, rows }: DataTableProps) {
   return (
-    <Table caption={caption} className="mt-2">
-      <TableHead>
-        {columns.map((column, i) => (
-          <Th key={column} align={i === 0 ? "left" : "right"}>
-            {column}
-          </Th>
-        ))}
-      </TableHead>
-      <tbody>
-        {rows.map(([head, ...cells]) => (
-          <Tr key={head}>
-            <RowTh className="tabular-nums">{head}</RowTh>
-            {cells.map((cell, i) => (
-              <Td key={columns[i + 1]} align="right" className="tabular-nums">
-                {cell}
-              </Td>
-            ))}
-          </Tr>
-        ))}
-      </tbody>
-    </Table>
+    <div
+      role="region"
+      aria-label={caption}
+      tabIndex={0}
+      className="mt-2 overflow-x-auto rounded-lg border border-border focus-visible:outline-2 focus-visible:outline-accent"
+    >
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <TableHead>
+          {columns.map((column, i) => (
+            <Th key={column} align={i === 0 ? "left" : "right"}>
+              {column}
+            </Th>
+          ))}
+        </TableHead>
+        <tbody>
+          {rows.map(([head, ...cells]) => (
+            <Tr key={head}>
+              <RowTh className="tabular-nums">{head}</RowTh>
+              {cells.map((cell, i) => (
+                <Td key={columns[i + 1]} align="right" className="tabular-nums">
+                  {cell}
+                </Td>
+              ))}
+            </Tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -43,7 +43,11 @@ export function DifficultyChart({
   return (
     <div aria-hidden="true" className="w-full" style={{ height }}>
       <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+        <ComposedChart
+          accessibilityLayer={false}
+          data={data}
+          margin={{ top: 8, right: 16, bottom: 8, left: 0 }}
+        >
           <CartesianGrid stroke={chartTheme.grid} strokeDasharray="3 3" />
           {band && (
             <ReferenceArea
@@ -96,7 +100,11 @@ export function DifficultyChart({
               />
             )}
           />
-          <Legend wrapperStyle={{ fontSize: 12, color: chartTheme.text }} />
+          <Legend
+            verticalAlign="top"
+            height={28}
+            wrapperStyle={{ fontSize: 12, color: chartTheme.text }}
+          />
           <Area
             dataKey="estimatedRange"
             name="Estimated min–max"

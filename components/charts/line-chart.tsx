@@ -32,7 +32,11 @@ export function LineChart({ data, series, format, xLabel, yDomain, height = 260 
   return (
     <div aria-hidden="true" className="w-full" style={{ height }}>
       <ResponsiveContainer width="100%" height="100%">
-        <RechartsLineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+        <RechartsLineChart
+          accessibilityLayer={false}
+          data={data}
+          margin={{ top: 8, right: 16, bottom: 8, left: 0 }}
+        >
           <CartesianGrid stroke={chartTheme.grid} strokeDasharray="3 3" />
           <XAxis
             dataKey="x"
@@ -68,7 +72,11 @@ export function LineChart({ data, series, format, xLabel, yDomain, height = 260 
               />
             )}
           />
-          <Legend wrapperStyle={{ fontSize: 12, color: chartTheme.text }} />
+          <Legend
+            verticalAlign="top"
+            height={28}
+            wrapperStyle={{ fontSize: 12, color: chartTheme.text }}
+          />
           {series.map((s) => (
             <Line
               key={s.key}

@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname, useRouter } from "next/navigation";
-import { useTransition } from "react";
+import { useOptimistic, useTransition } from "react";
 import type { StatSplit } from "@/lib/charts/types";
 import { successViewQuery, type SuccessView } from "@/lib/charts/view-params";
 
@@ -17,17 +17,25 @@ export type SuccessControlsProps = {
  * Split and skill pickers of the success chart. They only write the URL; the server renders the
  * chart for it, so a copied or reloaded link shows the same view.
  */
-export function SuccessControls({ params, view, allSkills, colors }: SuccessControlsProps) {
+export function SuccessControls({
+  params,
+  view: serverView,
+  allSkills,
+  colors,
+}: SuccessControlsProps) {
   const router = useRouter();
   const pathname = usePathname();
   const [isPending, startTransition] = useTransition();
+  // The inputs show the choice at once; the server's view takes over when its render arrives.
+  const [view, setView] = useOptimistic(serverView);
   const selected = view.skills === null ? allSkills : view.skills;
 
   const go = (next: SuccessView) => {
     const query = successViewQuery(params, next);
-    startTransition(() =>
-      router.push(query ? `${pathname}?${query}` : pathname, { scroll: false }),
-    );
+    startTransition(() => {
+      setView(next);
+      router.push(query ? `${pathname}?${query}` : pathname, { scroll: false });
+    });
   };
   const toggleSkill = (skill: string, isOn: boolean) => {
     const skills = allSkills.filter((s) => (s === skill ? isOn : selected.includes(s)));

@@ -30,7 +30,12 @@ function cellLabel(skill: string, cell: HeatmapCell): string {
 export function SuccessHeatmap({ heatmap }: { heatmap: Heatmap }) {
   return (
     <div className="space-y-2">
-      <div className="overflow-x-auto rounded-lg border border-border">
+      <div
+        role="region"
+        aria-label="Held-out success heatmap"
+        tabIndex={0}
+        className="overflow-x-auto rounded-lg border border-border focus-visible:outline-2 focus-visible:outline-accent"
+      >
         <table className="w-full border-collapse text-xs">
           <caption className="sr-only">
             Held-out success by skill (rows) and generation (columns); ▼ marks forgetting

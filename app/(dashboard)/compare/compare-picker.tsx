@@ -1,19 +1,28 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useTransition } from "react";
+import { useOptimistic, useTransition } from "react";
 
 export type PickableRun = { slug: string; name: string; mode: string };
 
 /** Checkboxes that write `?runs=a,b,c`: the compared runs live in the URL, in the order picked. */
-export function ComparePicker({ runs, selected }: { runs: PickableRun[]; selected: string[] }) {
+export function ComparePicker({
+  runs,
+  selected: serverSelected,
+}: {
+  runs: PickableRun[];
+  selected: string[];
+}) {
   const router = useRouter();
   const [isPending, startTransition] = useTransition();
+  // Checked at once; the server's selection takes over when the new comparison is rendered.
+  const [selected, setSelected] = useOptimistic(serverSelected);
   const toggle = (slug: string, isOn: boolean) => {
     const next = isOn ? [...selected, slug] : selected.filter((s) => s !== slug);
-    startTransition(() =>
-      router.push(next.length ? `/compare?runs=${next.join(",")}` : "/compare", { scroll: false }),
-    );
+    startTransition(() => {
+      setSelected(next);
+      router.push(next.length ? `/compare?runs=${next.join(",")}` : "/compare", { scroll: false });
+    });
   };
   return (
     <fieldset aria-busy={isPending} className="rounded-lg border border-border px-4 py-3 text-sm">
