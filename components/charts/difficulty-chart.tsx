@@ -84,10 +84,11 @@ export function DifficultyChart({
           />
           <YAxis
             domain={[0, 1]}
-            tickFormatter={(v: number) => v.toFixed(1)}
+            ticks={[0, 0.25, 0.5, 0.75, 1]}
+            tickFormatter={(v: number) => v.toFixed(2)}
             tick={{ fill: chartTheme.axis, fontSize: 12 }}
             stroke={chartTheme.grid}
-            width={40}
+            width={44}
           />
           <Tooltip
             content={({ active, payload, label }) => (
