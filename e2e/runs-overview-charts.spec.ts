@@ -72,6 +72,95 @@ test("a fresh run without results shows an empty state for every chart", async (
   }
 });
 
+test("forgetting is marked in the heatmap and the curation band is named", async ({ page }) => {
+  const marked = `marked-${randomBytes(3).toString("hex")}`;
+  await withE2eDatabase(async (client) => {
+    const run = await client.query<{ id: number }>(
+      `INSERT INTO "Run" (slug, name, mode, environment, agent, seed, config, "updatedAt")
+       VALUES ($1, $1, 'COEVOLVE', 'toolworld', 'builtin', 1, $2, now()) RETURNING id`,
+      [marked, JSON.stringify({ review: { mode: "auto-band", band: [0.2, 0.8] } })],
+    );
+    // pay: 80% → 60% (forgetting, 20 points) → 75% (5 below the best 80%: not marked);
+    // lookup: 50% → 45% (5 points: noise, not marked).
+    const heldout = [
+      { pay: [8, 10], lookup: [5, 10] },
+      { pay: [6, 10], lookup: [9, 20] },
+      { pay: [15, 20], lookup: [5, 10] },
+    ];
+    for (const [index, skills] of heldout.entries()) {
+      const generation = await client.query<{ id: number }>(
+        `INSERT INTO "Generation" ("runId", index, status, stage) VALUES ($1, $2, 'DONE', 'DONE') RETURNING id`,
+        [run.rows[0]!.id, index],
+      );
+      const id = generation.rows[0]!.id;
+      for (const [skill, [successes, attempts]] of Object.entries(skills)) {
+        await client.query(
+          `INSERT INTO "SkillStat" ("generationId", split, skill, level, attempts, successes)
+           VALUES ($1, 'HELDOUT', $2, 1, $3, $4)`,
+          [id, skill, attempts, successes],
+        );
+      }
+      await client.query(
+        `INSERT INTO "GenerationDataStat" ("generationId", skill, candidates, valid, approved,
+            "signalBoundary", "estimatedDifficultyQ", "measuredDifficultyQ")
+         VALUES ($1, 'pay', 6, 5, 5, $2, $3, $4)`,
+        [
+          id,
+          index === 0 ? 0 : 5,
+          [0.1, 0.2, 0.3 + index / 10, 0.5, 0.9],
+          index < 2 ? [0.2, 0.3, 0.4, 0.6, 0.7] : [],
+        ],
+      );
+    }
+  });
+
+  await page.goto(`/runs/${marked}`);
+  const heatmap = page.getByRole("table", { name: /Held-out success by skill \(rows\)/ });
+  await expect(
+    heatmap.getByRole("cell", {
+      name: "pay, generation 1: 60.0% of 10 episodes; forgetting, 20.0 points below the earlier best 80.0%",
+    }),
+  ).toHaveText("▼60.0%");
+  await expect(
+    heatmap.getByRole("cell", {
+      name: "pay, generation 2: 75.0% of 20 episodes; forgetting, 5.0 points below the earlier best 80.0%",
+    }),
+  ).toHaveCount(0);
+  await expect(
+    heatmap.getByRole("cell", { name: "lookup, generation 1: 45.0% of 20 episodes", exact: true }),
+  ).toHaveText("45.0%");
+  await expect(
+    page.getByText("Forgetting: at least 10 points below the best of an earlier generation"),
+  ).toBeVisible();
+
+  const drift = page.getByRole("region", { name: "Difficulty drift of new tasks", exact: true });
+  await expect(drift).toContainText("The shaded band is the curation band (0.20–0.80).");
+  const table = await chartData(page, "Difficulty drift of new tasks");
+  expect(await cellsOf(table, "2")).toEqual([
+    "5",
+    "0.10",
+    "0.20",
+    "0.50",
+    "0.50",
+    "0.90",
+    "—",
+    "—",
+    "—",
+  ]);
+  expect(await cellsOf(table, "1")).toEqual([
+    "5",
+    "0.10",
+    "0.20",
+    "0.40",
+    "0.50",
+    "0.90",
+    "0.30",
+    "0.40",
+    "0.60",
+  ]);
+  await expectNoSeriousA11yViolations(page);
+});
+
 test("an unknown run answers 404", async ({ request, page }) => {
   const response = await request.get("/runs/does-not-exist");
   expect(response.status()).toBe(404);
