@@ -33,6 +33,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/" className="text-muted hover:text-fg">
                 Runs
               </Link>
+              <Link href="/compare" className="text-muted hover:text-fg">
+                Compare
+              </Link>
               <Link href="/settings/connections" className="text-muted hover:text-fg">
                 Connections
               </Link>

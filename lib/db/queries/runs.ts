@@ -9,6 +9,8 @@ export type RunListItem = {
   status: RunStatus;
   createdAt: Date;
   generationCount: number;
+  /** Runs launched together to be compared (the demo trio); null for a run on its own. */
+  compareGroup: string | null;
 };
 
 export type ListRunsOptions = {
@@ -30,6 +32,7 @@ export async function listRuns(options: ListRunsOptions = {}): Promise<RunListIt
       mode: true,
       status: true,
       createdAt: true,
+      compareGroup: true,
       _count: { select: { generations: true } },
     },
   });
@@ -74,4 +77,57 @@ export async function getRunBySlug(options: GetRunBySlugOptions): Promise<RunDet
 /** Slugs are made by slugify() in lib/db/mutations/rounds.ts: lowercase words, digits and dashes. */
 export function isPlausibleSlug(slug: string): boolean {
   return /^[a-z0-9][a-z0-9-]{0,99}$/.test(slug);
+}
+
+export type ListRunsBySlugsOptions = { slugs: readonly string[]; db?: PrismaClient };
+
+/**
+ * Several runs by slug (archived ones included: a compare link stays valid), in the order asked;
+ * `missing` lists the slugs that match no run, so a page can say which ones it could not show.
+ */
+export async function listRunsBySlugs(
+  options: ListRunsBySlugsOptions,
+): Promise<{ runs: RunDetail[]; missing: string[] }> {
+  const plausible = options.slugs.filter(isPlausibleSlug);
+  const db = options.db ?? getDb();
+  const found = plausible.length
+    ? await db.run.findMany({
+        where: { slug: { in: plausible } },
+        select: {
+          id: true,
+          slug: true,
+          name: true,
+          mode: true,
+          status: true,
+          environment: true,
+          agent: true,
+          createdAt: true,
+          config: true,
+        },
+      })
+    : [];
+  const bySlug = new Map(found.map((run) => [run.slug, run]));
+  return {
+    runs: options.slugs.flatMap((slug) => bySlug.get(slug) ?? []),
+    missing: options.slugs.filter((slug) => !bySlug.has(slug)),
+  };
+}
+
+export type ListComparableSlugsOptions = { runId: number; db?: PrismaClient };
+
+/** The slugs of the runs launched together with this one (itself included, oldest first). */
+export async function listComparableSlugs(options: ListComparableSlugsOptions): Promise<string[]> {
+  const db = options.db ?? getDb();
+  const run = await db.run.findUnique({
+    where: { id: options.runId },
+    select: { slug: true, compareGroup: true },
+  });
+  if (!run) return [];
+  if (!run.compareGroup) return [run.slug];
+  const group = await db.run.findMany({
+    where: { compareGroup: run.compareGroup },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { slug: true },
+  });
+  return group.map((r) => r.slug);
 }

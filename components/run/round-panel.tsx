@@ -16,7 +16,7 @@ import {
   closeReviewAction,
   launchRoundAction,
   retryRoundAction,
-} from "../../actions";
+} from "@/app/(dashboard)/actions";
 import { formatDuration, stageLabel, statusText, statusTone } from "./format";
 
 /** How often the panel asks for progress while a round is queued or running. */

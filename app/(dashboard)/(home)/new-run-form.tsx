@@ -11,7 +11,7 @@ import {
 } from "react";
 import type { ActionState } from "@/lib/actions/safe-action";
 import type { RunConfig } from "@/lib/validations/run-config";
-import { createRunAction } from "./actions";
+import { createRunAction } from "../actions";
 
 export type NewRunDefaults = Pick<
   RunConfig,

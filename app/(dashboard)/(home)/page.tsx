@@ -1,15 +1,21 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { listRuns } from "@/lib/db/queries/runs";
+import { listHeldoutCurves } from "@/lib/db/queries/stats";
 import { RunConfigSchema } from "@/lib/validations/run-config";
 import { NewRunForm, type NewRunDefaults } from "./new-run-form";
-import { RunsTable } from "./runs-table";
+import { CompareGroups, RunsTable } from "./runs-table";
 
 export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
   await connection(); // rendered per request: the list changes as runs are created
   const runs = await listRuns();
+  // One grouped query for every listed run's curve, not one per row.
+  const curves = await listHeldoutCurves({ runIds: runs.map((run) => run.id) });
+  const heldout = Object.fromEntries(
+    [...curves].map(([runId, curve]) => [runId, curve.map((point) => point.rate)]),
+  );
   const config = RunConfigSchema.parse({});
   const defaults: NewRunDefaults = {
     mode: config.mode,
@@ -42,7 +48,10 @@ export default async function RunsPage() {
           </p>
         </div>
       ) : (
-        <RunsTable runs={runs} />
+        <>
+          <CompareGroups runs={runs} />
+          <RunsTable runs={runs} heldout={heldout} />
+        </>
       )}
     </section>
   );

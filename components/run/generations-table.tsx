@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { RowTh, Table, TableHead, Td, Th, Tr } from "@/components/ui/table";
 import type { GenerationRow } from "@/lib/db/queries/generations";
 import {
@@ -8,8 +9,16 @@ import {
   statusText,
   statusTone,
 } from "./format";
+import { runPaths } from "./view-context";
 
-export function GenerationsTable({ generations }: { generations: GenerationRow[] }) {
+/** The generation timeline; each generation links to its browser under the view's basePath. */
+export function GenerationsTable({
+  generations,
+  basePath,
+}: {
+  generations: GenerationRow[];
+  basePath: string;
+}) {
   return (
     <Table caption="Generations, newest first">
       <TableHead>
@@ -26,7 +35,12 @@ export function GenerationsTable({ generations }: { generations: GenerationRow[]
         {generations.map((generation) => (
           <Tr key={generation.index}>
             <RowTh align="right" className="tabular-nums">
-              {generation.index}
+              <Link
+                href={runPaths.generation(basePath, generation.index)}
+                className="text-accent underline-offset-2 hover:underline"
+              >
+                {generation.index}
+              </Link>
             </RowTh>
             <Td>
               <span
