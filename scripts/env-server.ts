@@ -12,7 +12,11 @@ const USAGE =
 
 function parseArgs(argv: string[]) {
   const out = { port: 8765, host: "127.0.0.1", maxSessions: 256, idleTimeoutMs: 600_000 };
-  const numeric = { "--port": "port", "--max-sessions": "maxSessions", "--idle-timeout-ms": "idleTimeoutMs" } as const;
+  const numeric = {
+    "--port": "port",
+    "--max-sessions": "maxSessions",
+    "--idle-timeout-ms": "idleTimeoutMs",
+  } as const;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const value = argv[i + 1];
@@ -24,7 +28,8 @@ function parseArgs(argv: string[]) {
     if (flag === "--host") out.host = value;
     else if (flag in numeric) {
       const n = Number(value);
-      if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} must be a whole number, got "${value}"`);
+      if (!Number.isInteger(n) || n < 0)
+        throw new Error(`${flag} must be a whole number, got "${value}"`);
       out[numeric[flag as keyof typeof numeric]] = n;
     } else throw new Error(`unknown option ${flag}\n${USAGE}`);
     i++;
@@ -40,9 +45,14 @@ async function main() {
     onError: (error) => console.error("env-server: internal error", error),
   });
   const served = await serveFetchHandler(handler, { port: args.port, host: args.host });
-  console.log(`ToolWorld (coevolve-env/1) listening on ${served.url} — try GET ${served.url}/describe`);
+  console.log(
+    `ToolWorld (coevolve-env/1) listening on ${served.url} — try GET ${served.url}/describe`,
+  );
   const stop = () => {
-    void handler.closeAll().then(() => served.close()).then(() => process.exit(0));
+    void handler
+      .closeAll()
+      .then(() => served.close())
+      .then(() => process.exit(0));
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

@@ -118,7 +118,12 @@ function createTransport(options: HttpEnvironmentOptions) {
     } catch (error) {
       const name = error instanceof Error ? error.name : "";
       if (name === "TimeoutError" || name === "AbortError") {
-        throw new HttpEnvironmentError(endpoint, null, "timeout", `timed out after ${timeoutMs} ms`);
+        throw new HttpEnvironmentError(
+          endpoint,
+          null,
+          "timeout",
+          `timed out after ${timeoutMs} ms`,
+        );
       }
       throw new HttpEnvironmentError(
         endpoint,
@@ -143,7 +148,12 @@ function createTransport(options: HttpEnvironmentOptions) {
       const envelope = errorResponseSchema.safeParse(payload);
       const code = envelope.success ? envelope.data.error.code : "http_error";
       const message = envelope.success ? envelope.data.error.message : response.statusText;
-      throw new HttpEnvironmentError(endpoint, response.status, code, `${response.status} ${code}: ${message}`);
+      throw new HttpEnvironmentError(
+        endpoint,
+        response.status,
+        code,
+        `${response.status} ${code}: ${message}`,
+      );
     }
     const checked = checkShape<T>(call.schema, payload);
     if (!checked.ok) {

@@ -189,7 +189,8 @@ describe("coevolve-env/1 over node:http: bad input and limits", () => {
     expect(res.status).toBe(404);
     expect(res.json.error).toEqual({
       code: "not_found",
-      message: "episode ep_missing is not open (never opened, closed, or expired after 1000 ms idle)",
+      message:
+        "episode ep_missing is not open (never opened, closed, or expired after 1000 ms idle)",
     });
     expect((await call("DELETE", "/episodes/ep_missing")).status).toBe(404);
     const path = await call("GET", "/nowhere");

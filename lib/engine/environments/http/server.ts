@@ -65,7 +65,11 @@ function reply(body: unknown, status = 200, headers: Record<string, string> = {}
 }
 
 function errorReply(error: ProtocolError): Response {
-  return reply({ error: { code: error.code, message: error.message } }, error.status, error.headers);
+  return reply(
+    { error: { code: error.code, message: error.message } },
+    error.status,
+    error.headers,
+  );
 }
 
 async function readJson(request: Request): Promise<unknown> {
@@ -211,7 +215,11 @@ export function createEnvironmentHandler(
       allow(method, ["GET", "POST"]);
       const { episode } = sessionFor(id);
       if (!episode.view) {
-        throw new ProtocolError(501, "unsupported", "this episode does not describe its candidates");
+        throw new ProtocolError(
+          501,
+          "unsupported",
+          "this episode does not describe its candidates",
+        );
       }
       const view = episode.view.bind(episode);
       return reply(await fromEnvironment("view", view));
