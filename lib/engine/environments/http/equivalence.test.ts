@@ -7,6 +7,7 @@ import type { EpisodeSession } from "../../interfaces";
 import { initRun, runRound, type RunState } from "../../round";
 import { generateEvaluationSet, generateSeedPool } from "../../setup";
 import { evaluatePolicy, validateTasks } from "../../stages";
+import { createGrpoTrainer } from "../../trainers/grpo";
 import { createToolWorld } from "../toolworld";
 import { connectHttpEnvironment, type HttpEnvironment } from "./client";
 import { createEnvironmentHandler, type EnvironmentHandler } from "./server";
@@ -33,12 +34,12 @@ beforeAll(async () => {
 afterAll(async () => served.close());
 
 /**
- * The builtin trainer rebuilds features by replaying trajectories in an in-process world, and the
- * base policy is cloned from in-process demonstrations; everything that touches an episode or a
- * task — generation, validation, synthesis, every rollout — goes over HTTP.
+ * Everything that touches a task or an episode goes over HTTP: generation, validation, synthesis,
+ * every rollout, and the trainer's replay of trajectories into decisions. Only the base policy
+ * (behaviour cloning in `initRun`) still needs the world in-process.
  */
 function remoteDeps(local: EngineDeps): EngineDeps {
-  return { ...local, environment: remote };
+  return { ...local, environment: remote, trainer: createGrpoTrainer(remote) };
 }
 
 describe("an HTTP environment gives exactly the in-process results", () => {
@@ -96,11 +97,17 @@ describe("an HTTP environment gives exactly the in-process results", () => {
     const start = await initRun(config, localDeps);
     let viaHttp: RunState = start;
     let inProcess: RunState = start;
+    const trained: number[] = [];
     for (let r = 0; r < config.rounds; r++) {
       inProcess = (await runRound(inProcess, localDeps)).state;
-      viaHttp = (await runRound(viaHttp, remoteDeps(localDeps))).state;
+      const round = await runRound(viaHttp, remoteDeps(localDeps));
+      viaHttp = round.state;
+      trained.push(round.report.train.steps);
     }
     expect(viaHttp.generation).toBe(2);
+    // The trainer replayed decisions over HTTP in both rounds (and changed the policy).
+    expect(trained.every((steps) => steps > 0)).toBe(true);
+    expect(JSON.stringify(viaHttp.policy)).not.toBe(JSON.stringify(start.policy));
     expect(viaHttp.counters.synthesized).toBeGreaterThan(0);
     expect(JSON.stringify(viaHttp)).toBe(JSON.stringify(inProcess));
     expect(handler.openSessions()).toBe(0);
