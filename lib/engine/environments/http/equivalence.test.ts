@@ -4,7 +4,8 @@ import { parseRunConfig, type RunConfigInput } from "@/lib/validations/run-confi
 import { createBuiltinAgent } from "../../agents/builtin/agent";
 import { createBuiltinDeps, type EngineDeps } from "../../engine";
 import type { EpisodeSession } from "../../interfaces";
-import { initRun, runRound, type RunState } from "../../round";
+import { initRun } from "../../round";
+import { runInMemory } from "../../run";
 import { generateEvaluationSet, generateSeedPool } from "../../setup";
 import { evaluatePolicy, validateTasks } from "../../stages";
 import { createGrpoTrainer } from "../../trainers/grpo";
@@ -35,8 +36,7 @@ afterAll(async () => served.close());
 
 /**
  * Everything that touches a task or an episode goes over HTTP: generation, validation, synthesis,
- * every rollout, and the trainer's replay of trajectories into decisions. Only the base policy
- * (behaviour cloning in `initRun`) still needs the world in-process.
+ * every rollout, the base policy's demonstrations and the trainer's replay of trajectories.
  */
 function remoteDeps(local: EngineDeps): EngineDeps {
   return { ...local, environment: remote, trainer: createGrpoTrainer(remote) };
@@ -91,25 +91,21 @@ describe("an HTTP environment gives exactly the in-process results", () => {
     expect(handler.openSessions()).toBe(0);
   });
 
-  it("runs two full rounds over HTTP with a byte-identical run state", async () => {
-    const config = parseRunConfig({ ...SMALL, mode: "coevolve" });
-    const localDeps = createBuiltinDeps(config);
-    const start = await initRun(config, localDeps);
-    let viaHttp: RunState = start;
-    let inProcess: RunState = start;
-    const trained: number[] = [];
-    for (let r = 0; r < config.rounds; r++) {
-      inProcess = (await runRound(inProcess, localDeps)).state;
-      const round = await runRound(viaHttp, remoteDeps(localDeps));
-      viaHttp = round.state;
-      trained.push(round.report.train.steps);
-    }
-    expect(viaHttp.generation).toBe(2);
-    // The trainer replayed decisions over HTTP in both rounds (and changed the policy).
-    expect(trained.every((steps) => steps > 0)).toBe(true);
-    expect(JSON.stringify(viaHttp.policy)).not.toBe(JSON.stringify(start.policy));
-    expect(viaHttp.counters.synthesized).toBeGreaterThan(0);
-    expect(JSON.stringify(viaHttp)).toBe(JSON.stringify(inProcess));
+  it("runInMemory over HTTP (setup and two coevolve rounds) equals the in-process run byte for byte", async () => {
+    const input: RunConfigInput = { ...SMALL, mode: "coevolve", seed: 12 };
+    const inProcess = await runInMemory(input);
+    const trainSteps: number[] = [];
+    const viaHttp = await runInMemory(input, {
+      deps: remoteDeps(createBuiltinDeps(parseRunConfig(input))),
+      onRound: (report) => trainSteps.push(report.train.steps),
+    });
+    expect(viaHttp.state.generation).toBe(2);
+    expect(viaHttp.state.counters.synthesized).toBeGreaterThan(0);
+    // The trainer replayed decisions over HTTP in both rounds and moved the policy.
+    expect(trainSteps.every((steps) => steps > 0)).toBe(true);
+    expect(JSON.stringify(viaHttp.state.policy)).not.toBe(JSON.stringify(viaHttp.state.basePolicy));
+    expect(JSON.stringify(viaHttp.state)).toBe(JSON.stringify(inProcess.state));
+    expect(JSON.stringify(viaHttp.result)).toBe(JSON.stringify(inProcess.result));
     expect(handler.openSessions()).toBe(0);
   });
 
