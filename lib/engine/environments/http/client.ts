@@ -103,6 +103,7 @@ function createTransport(options: HttpEnvironmentOptions) {
   async function attempt<T>(call: Call, endpoint: string): Promise<T> {
     let response: Response;
     let text: string;
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
       response = await doFetch(`${base}${call.path}`, {
         method: call.method,
@@ -112,12 +113,12 @@ function createTransport(options: HttpEnvironmentOptions) {
           ...options.headers,
         },
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal,
       });
       text = await response.text();
     } catch (error) {
-      const name = error instanceof Error ? error.name : "";
-      if (name === "TimeoutError" || name === "AbortError") {
+      // Depending on when the deadline hits, fetch rejects with the timeout itself or wraps it.
+      if (signal.aborted) {
         throw new HttpEnvironmentError(
           endpoint,
           null,
