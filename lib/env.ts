@@ -16,6 +16,8 @@ const envSchema = z.object({
   PORT: unsetIfEmpty(z.coerce.number().int().min(1).max(65535)).transform((port) => port ?? 3000),
   COEVOLVE_DATA_DIR: unsetIfEmpty(z.string()),
   EMBEDDED_PG_PORT: unsetIfEmpty(z.coerce.number().int().min(1).max(65535)),
+  /** When set, /api/openai/v1 (the builtin policy as an OpenAI-compatible endpoint) requires it. */
+  POLICY_SERVER_API_KEY: unsetIfEmpty(z.string()),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -5,7 +5,7 @@
  */
 import { createToolWorld } from "../lib/engine/environments/toolworld";
 import { createEnvironmentHandler } from "../lib/engine/environments/http/server";
-import { serveFetchHandler } from "../lib/http/serve-node";
+import { serveFetchHandler } from "../lib/engine/agents/openai/node-http";
 
 const USAGE =
   "usage: npm run env:serve -- [--port 8765] [--host 127.0.0.1] [--max-sessions 256] [--idle-timeout-ms 600000]";

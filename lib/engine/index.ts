@@ -1,8 +1,7 @@
 /**
- * Public API of the evolution engine. Pure: no database, no Next, no filesystem, no clock and no
- * Math.random — every stage maps plain JSON data to plain JSON data, deterministic for a given run
- * seed. External implementations reach the network only through an injected `fetch`. See
- * README.md in this folder for the stage-by-stage contract.
+ * Public API of the evolution engine. Pure: no database, no Next, no network, no filesystem, no
+ * clock and no Math.random — every stage maps plain JSON data to plain JSON data, deterministic
+ * for a given run seed. See README.md in this folder for the stage-by-stage contract.
  */
 export type * from "./types";
 export type * from "./interfaces";
@@ -21,18 +20,6 @@ export {
   UNIFORM_SYNTHESIZER_ID,
 } from "./synthesizers/rule-based";
 export { createExecutionValidator, EXECUTION_VALIDATOR_ID } from "./validators/execution-validator";
-export {
-  connectHttpEnvironment,
-  HttpEnvironmentError,
-  type HttpEnvironment,
-  type HttpEnvironmentOptions,
-} from "./environments/http/client";
-export {
-  createEnvironmentHandler,
-  type EnvironmentHandler,
-  type EnvironmentHandlerOptions,
-} from "./environments/http/server";
-export { PROTOCOL_VERSION } from "./environments/http/protocol";
 
 // Setup
 export {

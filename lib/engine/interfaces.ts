@@ -12,11 +12,13 @@ import type {
   TaskRequest,
 } from "./environment-types";
 import type {
+  EndReason,
   OpenAiTool,
   PolicyCheckpoint,
   Signal,
   SignalKind,
   Task,
+  TokenUsage,
   ToolCall,
   TrainReport,
   Trajectory,
@@ -87,11 +89,20 @@ export type EpisodeRequest = {
 
 export type EpisodeResult = {
   steps: TrajectoryStep[];
-  endReason: "finish" | "max_steps";
+  endReason: EndReason;
+  usage?: TokenUsage;
+  /** Set with endReason "agent_error": the reason the rollout failed. */
+  error?: string;
 };
 
 export type Agent = {
   readonly id: string;
+  /**
+   * Episodes a rollout batch may run at once with this agent (remote agents overlap network
+   * waits); absent = 1. Results never depend on it: each episode's randomness comes from its seed.
+   */
+  readonly concurrency?: number;
+  /** A remote agent reports failures in the result (endReason "agent_error"); it never throws. */
   runEpisode(request: EpisodeRequest): Promise<EpisodeResult>;
 };
 

@@ -55,6 +55,14 @@ export type Task = {
   review: { status: ReviewStatus; by: string | null; note: string | null };
 };
 
+/**
+ * "finish": the agent ended the episode; "max_steps": it ran out of steps; "agent_error": the
+ * agent itself failed (a remote endpoint timed out, kept erroring, or answered malformed calls).
+ */
+export type EndReason = "finish" | "max_steps" | "agent_error";
+
+export type TokenUsage = { promptTokens: number; completionTokens: number };
+
 export type TrajectoryStep = {
   index: number;
   tool: string;
@@ -83,9 +91,16 @@ export type Trajectory = {
   stepCount: number;
   meanEntropy: number;
   answer: string | null;
-  endReason: "finish" | "max_steps";
+  endReason: EndReason;
   /** The checker's reason for failing, for people reading trajectories. */
   failure: string | null;
+  /** Tokens a remote agent spent on the episode (absent for the builtin agent). */
+  usage?: TokenUsage;
+  /**
+   * Why the agent could not finish the episode (timeout, endpoint errors, malformed tool calls);
+   * set exactly when `endReason` is "agent_error". Never holds credentials.
+   */
+  error?: string;
 };
 
 /** A policy snapshot. `payload` belongs to the agent implementation that wrote it. */

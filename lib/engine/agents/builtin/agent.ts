@@ -14,37 +14,62 @@ import { chooseAction, scoreCandidates, softmax } from "./policy";
 
 export const BUILTIN_AGENT_ID = "builtin";
 
-type Decision = { candidate: CandidateAction; probability: number; entropy: number };
+export type PolicyDecision = {
+  candidates: CandidateAction[];
+  /** The policy's own distribution (temperature 1) over `candidates`, and its entropy. */
+  probs: Float64Array;
+  entropy: number;
+  choice: number;
+};
 
-/** One policy decision over the candidates on offer; the same for in-process and remote episodes. */
-function decide(
+/**
+ * The policy's next action given what is on offer (`view`) at step `stepIndex`, or null when
+ * nothing can be done. The one decision rule for in-process episodes, remote episodes and the
+ * OpenAI-compatible policy server, so all draw exactly the same actions from the same seed.
+ */
+export function decideFromView(
   view: CandidateView,
   stepIndex: number,
   weights: Float64Array,
   temperature: number,
   rng: Rng,
-): Decision {
+): PolicyDecision | null {
+  if (view.candidates.length === 0) return null;
   const features = extractFeatures(view, stepIndex);
   const scores = scoreCandidates(weights, features);
   const { probs, entropy } = softmax(scores);
   const choice = chooseAction(scores, probs, temperature, rng);
-  return { candidate: view.candidates[choice]!, probability: probs[choice] as number, entropy };
+  return { candidates: view.candidates, probs, entropy, choice };
+}
+
+/**
+ * The policy's next action in `episode`, sampled at `temperature` from `rng` (one draw when
+ * temperature > 0), or null when nothing can be done.
+ */
+export function decideStep(
+  episode: LocalEpisode,
+  weights: Float64Array,
+  temperature: number,
+  rng: Rng,
+): PolicyDecision | null {
+  return decideFromView(episode.view(), episode.stepIndex, weights, temperature, rng);
 }
 
 function recordStep(
   index: number,
-  decision: Decision,
-  candidateCount: number,
+  decision: PolicyDecision,
   result: EpisodeStepResult,
 ): TrajectoryStep {
+  const { candidates, probs, entropy, choice } = decision;
+  const call = candidates[choice]!.call;
   return {
     index,
-    tool: decision.candidate.call.tool,
-    arguments: decision.candidate.call.arguments,
+    tool: call.tool,
+    arguments: call.arguments,
     observation: result.observation,
-    probability: decision.probability,
-    entropy: decision.entropy,
-    candidateCount,
+    probability: probs[choice] as number,
+    entropy,
+    candidateCount: candidates.length,
     isError: result.isError,
   };
 }
@@ -62,13 +87,12 @@ export function playEpisode(
   const rng = createRng(seed);
   const steps: TrajectoryStep[] = [];
   while (!episode.isDone) {
-    const view = episode.view();
-    if (view.candidates.length === 0) break;
+    const decision = decideStep(episode, weights, temperature, rng);
+    if (!decision) break;
+    const call = decision.candidates[decision.choice]!.call;
     const index = episode.stepIndex;
-    const decision = decide(view, index, weights, temperature, rng);
-    const result = episode.stepSync(decision.candidate.call);
-    steps.push(recordStep(index, decision, view.candidates.length, result));
-    if (decision.candidate.call.tool === "finish") return { steps, endReason: "finish" };
+    steps.push(recordStep(index, decision, episode.stepSync(call)));
+    if (call.tool === "finish") return { steps, endReason: "finish" };
   }
   return { steps, endReason: "max_steps" };
 }
@@ -92,13 +116,13 @@ export async function playRemoteEpisode(
   const steps: TrajectoryStep[] = [];
   let done = session.maxSteps <= 0;
   while (!done) {
-    const view = await session.view();
-    if (view.candidates.length === 0) break;
     const index = steps.length;
-    const decision = decide(view, index, weights, temperature, rng);
-    const result = await session.step(decision.candidate.call);
-    steps.push(recordStep(index, decision, view.candidates.length, result));
-    if (decision.candidate.call.tool === "finish") return { steps, endReason: "finish" };
+    const decision = decideFromView(await session.view(), index, weights, temperature, rng);
+    if (!decision) break;
+    const call = decision.candidates[decision.choice]!.call;
+    const result = await session.step(call);
+    steps.push(recordStep(index, decision, result));
+    if (call.tool === "finish") return { steps, endReason: "finish" };
     done = result.isDone;
   }
   return { steps, endReason: "max_steps" };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { serveFetchHandler, type NodeServer } from "@/lib/http/serve-node";
+import { serveFetchHandler, type ServedHandler } from "../../agents/openai/node-http";
 import type { Environment } from "../../interfaces";
 import type { Task } from "../../types";
 import { createExecutionValidator } from "../../validators/execution-validator";
@@ -10,7 +10,7 @@ import { createEnvironmentHandler, type EnvironmentHandler } from "./server";
 const local = createToolWorld();
 let clock = 0;
 let handler: EnvironmentHandler;
-let served: NodeServer;
+let served: ServedHandler;
 
 const request = {
   skill: "lookup",

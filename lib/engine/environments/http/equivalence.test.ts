@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveFetchHandler, type NodeServer } from "@/lib/http/serve-node";
+import { serveFetchHandler, type ServedHandler } from "../../agents/openai/node-http";
 import { parseRunConfig, type RunConfigInput } from "@/lib/validations/run-config";
 import { createBuiltinAgent } from "../../agents/builtin/agent";
 import { createBuiltinDeps, type EngineDeps } from "../../engine";
@@ -24,7 +24,7 @@ const SMALL: RunConfigInput = {
 };
 
 let handler: EnvironmentHandler;
-let served: NodeServer;
+let served: ServedHandler;
 let remote: HttpEnvironment;
 
 beforeAll(async () => {

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { serveFetchHandler, type FetchHandler, type NodeServer } from "@/lib/http/serve-node";
+import {
+  serveFetchHandler,
+  type FetchHandler,
+  type ServedHandler,
+} from "../../agents/openai/node-http";
 import { createToolWorld } from "../toolworld";
 import { connectHttpEnvironment, HttpEnvironmentError } from "./client";
 import { createEnvironmentHandler } from "./server";
@@ -13,8 +17,8 @@ const request = {
   generation: 0,
 } as const;
 
-const open: NodeServer[] = [];
-async function serve(handler: FetchHandler): Promise<NodeServer> {
+const open: ServedHandler[] = [];
+async function serve(handler: FetchHandler): Promise<ServedHandler> {
   const served = await serveFetchHandler(handler);
   open.push(served);
   return served;
