@@ -99,7 +99,7 @@ function createTransport(options: HttpEnvironmentOptions) {
   const retries = options.retries ?? 2;
   const retryDelayMs = options.retryDelayMs ?? 200;
 
-  /** One attempt; `retryable` says whether another attempt could help. */
+  /** One request; every failure becomes an HttpEnvironmentError naming the endpoint. */
   async function attempt<T>(call: Call, endpoint: string): Promise<T> {
     let response: Response;
     let text: string;
