@@ -22,7 +22,12 @@ export {
 export { createExecutionValidator, EXECUTION_VALIDATOR_ID } from "./validators/execution-validator";
 
 // Setup
-export { generateEvaluationSet, generateSeedPool, createBasePolicy } from "./setup";
+export {
+  generateEvaluationSet,
+  generateSeedPool,
+  createBasePolicy,
+  createBasePolicyAsync,
+} from "./setup";
 
 // Stages, in round order
 export { planRollouts, type RolloutPlanItem } from "./stages";

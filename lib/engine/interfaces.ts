@@ -53,6 +53,11 @@ export type EpisodeSession = {
   score(): Promise<EpisodeOutcome>;
   /** Valid calls the agent could make now, if the environment can enumerate them. */
   listCandidates?(): Promise<ToolCall[]>;
+  /**
+   * Candidates with the environment's facts about them and the task state: what a feature-based
+   * policy (the builtin agent) needs to act in an environment it does not hold in-process.
+   */
+  view?(): Promise<CandidateView>;
   close?(): Promise<void>;
   local?: LocalEpisode;
 };

@@ -4,7 +4,7 @@ import { createHistory, updateHistory } from "./history";
 import { curateTasks } from "./curation/curate";
 import { selectNextPool } from "./pool";
 import { rolloutBatch } from "./rollout";
-import { createBasePolicy, generateEvaluationSet, generateSeedPool } from "./setup";
+import { createBasePolicyAsync, generateEvaluationSet, generateSeedPool } from "./setup";
 import { countUsage, detectForgetting, extractSignals, summarizeGroups } from "./signals";
 import {
   buildTrainingGroups,
@@ -97,7 +97,7 @@ export async function initRun(
     ...t,
     review: { status: "approved" as const, by: "system", note: "seed pool" },
   }));
-  const basePolicy = createBasePolicy(deps.environment, config);
+  const basePolicy = await createBasePolicyAsync(deps.environment, config);
   const evaluation = await evaluatePolicy(deps, {
     runSeed: config.seed,
     generation: 0,

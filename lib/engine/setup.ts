@@ -1,5 +1,9 @@
 import type { RunConfig } from "../validations/run-config";
-import { buildBasePolicy } from "./agents/builtin/base-policy";
+import {
+  buildBasePolicy,
+  buildBasePolicyRemote,
+  type BasePolicyOptions,
+} from "./agents/builtin/base-policy";
 import type { Environment } from "./interfaces";
 import { deriveSeed } from "./rng";
 import type { PolicyCheckpoint, Task } from "./types";
@@ -61,11 +65,8 @@ function markTrusted(task: Task, note: string): Task {
   };
 }
 
-export function createBasePolicy(
-  environment: Environment,
-  config: Pick<RunConfig, "base">,
-): PolicyCheckpoint {
-  return buildBasePolicy(environment, {
+function basePolicyOptions(config: Pick<RunConfig, "base">): BasePolicyOptions {
+  return {
     seed: config.base.seed,
     demos: config.base.demoSkills.map((skill) => ({
       skill,
@@ -74,5 +75,20 @@ export function createBasePolicy(
     })),
     epochs: config.base.epochs,
     learningRate: config.base.learningRate,
-  });
+  };
+}
+
+export function createBasePolicy(
+  environment: Environment,
+  config: Pick<RunConfig, "base">,
+): PolicyCheckpoint {
+  return buildBasePolicy(environment, basePolicyOptions(config));
+}
+
+/** The same base policy, also for an environment without an in-process world (over HTTP). */
+export async function createBasePolicyAsync(
+  environment: Environment,
+  config: Pick<RunConfig, "base">,
+): Promise<PolicyCheckpoint> {
+  return buildBasePolicyRemote(environment, basePolicyOptions(config));
 }

@@ -1,7 +1,7 @@
 import { decodeCheckpoint, encodeCheckpoint } from "../agents/builtin/checkpoint";
 import { FEATURE_DIM } from "../agents/builtin/features";
 import type { Environment, Trainer, TrainRequest, TrainingGroup } from "../interfaces";
-import type { TrainReport } from "../types";
+import type { JsonObject, Task, ToolCall, TrainReport, Trajectory } from "../types";
 import { groupAdvantages } from "./advantages";
 import {
   accumulateDecision,
@@ -10,7 +10,7 @@ import {
   SparseGradient,
   type WeightedDecision,
 } from "./policy-gradient";
-import { replayDecisions } from "./replay";
+import { replayDecisions, replayDecisionsRemote, type DecisionPoint } from "./replay";
 
 export const BUILTIN_TRAINER_ID = "builtin-grpo";
 
@@ -28,27 +28,64 @@ export function sortGroups(groups: readonly TrainingGroup[]): TrainingGroup[] {
     .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-function prepareGroup(environment: Environment, group: TrainingGroup): PreparedGroup | null {
+type RecordedCalls = Array<{
+  call: { tool: string; arguments: JsonObject };
+  probability: number | null;
+}>;
+
+const recordedCalls = (trajectory: Trajectory): RecordedCalls =>
+  trajectory.steps.map((s) => ({
+    call: { tool: s.tool, arguments: s.arguments },
+    probability: s.probability,
+  }));
+
+/**
+ * Rebuilds one trajectory's decision points: in-process when the environment offers it, otherwise
+ * by replaying the calls through a fresh episode that can describe its candidates (an HTTP
+ * environment serving `view`).
+ */
+async function replayTrajectory(
+  environment: Environment,
+  task: Task,
+  trajectory: Trajectory,
+): Promise<DecisionPoint[]> {
+  if (environment.local) {
+    return replayDecisions(environment.local.openEpisode(task), recordedCalls(trajectory));
+  }
+  const session = await environment.openEpisode(task);
+  try {
+    if (!session.view) {
+      throw new Error(
+        "the builtin trainer replays trajectories over candidate views: the environment must run in-process or offer view() on its episodes",
+      );
+    }
+    const viewable = {
+      maxSteps: session.maxSteps,
+      view: () => session.view!(),
+      step: (call: ToolCall) => session.step(call),
+    };
+    return await replayDecisionsRemote(viewable, recordedCalls(trajectory));
+  } finally {
+    await session.close?.();
+  }
+}
+
+async function prepareGroup(
+  environment: Environment,
+  group: TrainingGroup,
+): Promise<PreparedGroup | null> {
   const advantages = groupAdvantages(group.trajectories.map((t) => t.reward));
   if (advantages.every((a) => a === 0)) return null;
-  const local = environment.local;
-  if (!local) throw new Error("the builtin trainer needs an in-process environment to replay");
   const decisions: WeightedDecision[] = [];
   const scale = group.trajectories.length;
   let steps = 0;
-  group.trajectories.forEach((trajectory, i) => {
+  for (const [i, trajectory] of group.trajectories.entries()) {
     const advantage = advantages[i] as number;
-    if (advantage === 0) return;
-    const points = replayDecisions(
-      local.openEpisode(group.task),
-      trajectory.steps.map((s) => ({
-        call: { tool: s.tool, arguments: s.arguments },
-        probability: s.probability,
-      })),
-    );
+    if (advantage === 0) continue;
+    const points = await replayTrajectory(environment, group.task, trajectory);
     steps += points.length;
     for (const p of points) decisions.push({ ...p, advantage, scale });
-  });
+  }
   return { decisions, trajectories: group.trajectories.length, steps };
 }
 
@@ -65,9 +102,11 @@ export function createGrpoTrainer(environment: Environment): Trainer {
       const weights = Float64Array.from(decodeCheckpoint(request.policy));
       const base = decodeCheckpoint(request.base);
       const groups = sortGroups(request.groups);
-      const prepared = groups
-        .map((g) => prepareGroup(environment, g))
-        .filter((g): g is PreparedGroup => g !== null);
+      const prepared: PreparedGroup[] = [];
+      for (const group of groups) {
+        const ready = await prepareGroup(environment, group);
+        if (ready) prepared.push(ready);
+      }
       const gradient = new SparseGradient(FEATURE_DIM);
       let clipped = 0;
       let updates = 0;

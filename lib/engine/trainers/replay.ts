@@ -1,5 +1,6 @@
 import { extractFeatures } from "../agents/builtin/features";
 import { callKey } from "../calls";
+import type { CandidateView, EpisodeStepResult } from "../environment-types";
 import type { LocalEpisode } from "../interfaces";
 import type { ToolCall } from "../types";
 
@@ -33,6 +34,36 @@ export function replayDecisions(
       oldProbability: probability,
     });
     episode.stepSync(call);
+  }
+  return points;
+}
+
+/** An episode reached over the network that can describe its candidates (see EpisodeSession.view). */
+export type ViewableEpisode = {
+  readonly maxSteps: number;
+  view(): Promise<CandidateView>;
+  step(call: ToolCall): Promise<EpisodeStepResult>;
+};
+
+/** `replayDecisions` over an asynchronous episode: the same decision points, one round trip each. */
+export async function replayDecisionsRemote(
+  episode: ViewableEpisode,
+  calls: ReadonlyArray<{ call: ToolCall; probability: number | null }>,
+): Promise<DecisionPoint[]> {
+  const points: DecisionPoint[] = [];
+  let done = episode.maxSteps <= 0;
+  for (const { call, probability } of calls) {
+    if (done) break;
+    const view = await episode.view();
+    const key = callKey(call);
+    const chosen = view.candidates.findIndex((c) => c.key === key);
+    if (chosen < 0) break;
+    points.push({
+      features: extractFeatures(view, points.length),
+      chosen,
+      oldProbability: probability,
+    });
+    done = (await episode.step(call)).isDone;
   }
   return points;
 }

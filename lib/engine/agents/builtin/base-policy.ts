@@ -1,8 +1,9 @@
 import type { Environment } from "../../interfaces";
 import { deriveSeed } from "../../rng";
-import type { PolicyCheckpoint, Task } from "../../types";
+import type { TaskRequest } from "../../environment-types";
+import type { PolicyCheckpoint, Task, ToolCall } from "../../types";
 import { accumulateDecision, SparseGradient } from "../../trainers/policy-gradient";
-import { replayDecisions } from "../../trainers/replay";
+import { replayDecisions, replayDecisionsRemote, type DecisionPoint } from "../../trainers/replay";
 import { encodeCheckpoint } from "./checkpoint";
 import { FEATURE_DIM } from "./features";
 
@@ -14,25 +15,23 @@ export type BasePolicyOptions = {
   learningRate: number;
 };
 
+function demoRequests(options: BasePolicyOptions): TaskRequest[] {
+  return options.demos.flatMap((d) =>
+    Array.from({ length: d.count }, (_, i) => ({
+      skill: d.skill,
+      level: d.level,
+      seed: deriveSeed("demo", options.seed, d.skill, d.level, i),
+      split: "train" as const,
+      origin: "seed" as const,
+      generation: 0,
+    })),
+  );
+}
+
 export function generateDemoTasks(environment: Environment, options: BasePolicyOptions): Task[] {
   const local = environment.local;
   if (!local) throw new Error("demonstrations need an in-process environment");
-  const tasks: Task[] = [];
-  for (const d of options.demos) {
-    for (let i = 0; i < d.count; i++) {
-      tasks.push(
-        local.generateTask({
-          skill: d.skill,
-          level: d.level,
-          seed: deriveSeed("demo", options.seed, d.skill, d.level, i),
-          split: "train",
-          origin: "seed",
-          generation: 0,
-        }),
-      );
-    }
-  }
-  return tasks;
+  return demoRequests(options).map((request) => local.generateTask(request));
 }
 
 /**
@@ -55,6 +54,55 @@ export function buildBasePolicy(
         local.openEpisode(task),
         local.referenceSolution(task).map((call) => ({ call, probability: null })),
       );
+      for (const d of decisions) {
+        accumulateDecision(weights, { ...d, advantage: 1, scale: 1 }, gradient, 0);
+      }
+      gradient.applyTo(weights, options.learningRate);
+    }
+  }
+  return encodeCheckpoint(weights, 0, "base: behaviour cloning on demonstrations");
+}
+
+/**
+ * `buildBasePolicy` for an environment reached over the network (episodes with `view()`): the
+ * same demonstrations and the same checkpoint. Replay does not depend on the weights, so each
+ * demonstration is replayed once and its decisions reused across epochs.
+ */
+export async function buildBasePolicyRemote(
+  environment: Environment,
+  options: BasePolicyOptions,
+): Promise<PolicyCheckpoint> {
+  if (environment.local) return buildBasePolicy(environment, options);
+  const demos: DecisionPoint[][] = [];
+  for (const request of demoRequests(options)) {
+    const task = await environment.generateTask(request);
+    const reference = await environment.referenceSolution(task);
+    const session = await environment.openEpisode(task);
+    try {
+      if (!session.view) {
+        throw new Error(
+          "the base policy clones demonstrations over candidate views: the environment must run in-process or offer view() on its episodes",
+        );
+      }
+      const viewable = {
+        maxSteps: session.maxSteps,
+        view: () => session.view!(),
+        step: (call: ToolCall) => session.step(call),
+      };
+      demos.push(
+        await replayDecisionsRemote(
+          viewable,
+          reference.map((call) => ({ call, probability: null })),
+        ),
+      );
+    } finally {
+      await session.close?.();
+    }
+  }
+  const weights = new Float64Array(FEATURE_DIM);
+  const gradient = new SparseGradient(FEATURE_DIM);
+  for (let epoch = 0; epoch < options.epochs; epoch++) {
+    for (const decisions of demos) {
       for (const d of decisions) {
         accumulateDecision(weights, { ...d, advantage: 1, scale: 1 }, gradient, 0);
       }

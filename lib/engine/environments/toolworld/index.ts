@@ -40,6 +40,7 @@ function wrapSession(task: Task, episode: LocalEpisode): EpisodeSession {
     step: async (call: ToolCall) => episode.stepSync(call),
     score: async () => episode.scoreSync(),
     listCandidates: async () => episode.view().candidates.map((c) => c.call),
+    view: async () => episode.view(),
     local: episode,
   };
 }

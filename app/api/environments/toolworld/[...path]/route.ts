@@ -1,0 +1,31 @@
+import { createToolWorld } from "@/lib/engine/environments/toolworld";
+import { createEnvironmentHandler } from "@/lib/engine/environments/http/server";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * The builtin ToolWorld over the coevolve-env/1 protocol (docs/http-environment-protocol.md):
+ * point `connectHttpEnvironment({ baseUrl: "<app>/api/environments/toolworld" })` here. Episodes
+ * live in this server process's memory, so one instance serves a session from open to close.
+ */
+const handler = createEnvironmentHandler(createToolWorld(), {
+  basePath: "/api/environments/toolworld",
+  onError: (error) => console.error("toolworld environment route failed", error),
+});
+
+// Every verb goes to the handler so a wrong one gets the protocol's 405 envelope, not Next's.
+export async function GET(request: Request) {
+  return handler(request);
+}
+export async function POST(request: Request) {
+  return handler(request);
+}
+export async function DELETE(request: Request) {
+  return handler(request);
+}
+export async function PUT(request: Request) {
+  return handler(request);
+}
+export async function PATCH(request: Request) {
+  return handler(request);
+}
