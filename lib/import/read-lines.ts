@@ -27,8 +27,8 @@ export async function* readLines(source: ImportSource): AsyncGenerator<SourceLin
     let text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
     let newline = text.indexOf("\n");
     while (newline !== -1) {
-      const head = text.slice(0, newline);
-      yield finishLine(isOverflowing ? "" : pending + head);
+      if (pending.length + newline > MAX_LINE_CHARS) isOverflowing = true;
+      yield finishLine(isOverflowing ? "" : pending + text.slice(0, newline));
       pending = "";
       text = text.slice(newline + 1);
       newline = text.indexOf("\n");

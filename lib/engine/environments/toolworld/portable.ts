@@ -59,13 +59,14 @@ export function toolWorldTaskFromPortable(
     return { ok: false, issues };
   }
   const spec = parsed.data as unknown as ToolWorldSpec;
-  if (spec.skill !== input.skill) {
+  const hasIssue = (path: string) => issues.some((issue) => issue.path === path);
+  if (!hasIssue("skill") && spec.skill !== input.skill) {
     issues.push({
       path: "skill",
       message: `'${input.skill}' differs from spec.skill '${spec.skill}'`,
     });
   }
-  if (spec.level !== input.level) {
+  if (!hasIssue("level") && spec.level !== input.level) {
     issues.push({ path: "level", message: `${input.level} differs from spec.level ${spec.level}` });
   }
   if (issues.length > 0) return { ok: false, issues };
