@@ -23,7 +23,8 @@ export type ActionName =
   | "round.cancel"
   | "round.retry"
   | "review.close"
-  | "review.decide";
+  | "review.decide"
+  | "tasks.import";
 
 export type ActionScope = { runId?: number };
 /** Who is acting; the auth issue adds the user and role here. */
