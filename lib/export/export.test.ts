@@ -42,6 +42,7 @@ async function exportLines(input: Partial<Record<keyof ExportQuery, unknown>> = 
   const prepared = await prepareExport({ db: pool, slug: run.slug, ...query(input) });
   const text = (await collect(prepared.body)).toString("utf8");
   const lines = text.split("\n").filter((line) => line !== "");
+  for (const line of lines) expect(line).toBe(JSON.stringify(JSON.parse(line)));
   return { prepared, records: lines.map((line) => JSON.parse(line)) };
 }
 
@@ -58,6 +59,7 @@ describe("JSONL trajectory export", () => {
     const tools = createToolWorld().tools();
     const byKey = new Map(run.tasks.map((t) => [t.task.id, t.task]));
     for (const record of records as ChatRecord[]) {
+      expect(Object.keys(record)).toEqual(["messages", "tools", "reward", "advantage", "metadata"]);
       const task = byKey.get(record.metadata.taskKey)!;
       expect(task.review.status).toBe("approved");
       expect(record.metadata).toMatchObject({
