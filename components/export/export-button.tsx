@@ -12,7 +12,8 @@ export type ExportButtonProps = {
 
 type Progress =
   | { phase: "idle" }
-  | { phase: "running"; rows: number; total: number; bytes: number }
+  /** `total` is null until the response headers say how many rows are coming. */
+  | { phase: "running"; rows: number; total: number | null; bytes: number }
   | { phase: "done"; rows: number; filename: string }
   | { phase: "failed"; message: string };
 
@@ -47,7 +48,7 @@ export function ExportButton({ slug, generation }: ExportButtonProps) {
     abort.current = new AbortController();
     const params = new URLSearchParams({ format, purpose, status });
     if (generation !== undefined) params.set("generation", String(generation));
-    setProgress({ phase: "running", rows: 0, total: 0, bytes: 0 });
+    setProgress({ phase: "running", rows: 0, total: null, bytes: 0 });
     try {
       const response = await fetch(`/api/runs/${encodeURIComponent(slug)}/export?${params}`, {
         signal: abort.current.signal,
@@ -153,31 +154,17 @@ export function ExportButton({ slug, generation }: ExportButtonProps) {
         )}
       </div>
       {progress.phase === "running" && (
-        <div className="space-y-1">
-          <div
-            role="progressbar"
-            aria-label="Export progress"
-            aria-valuemin={0}
-            aria-valuemax={format === "parquet" ? undefined : progress.total}
-            aria-valuenow={format === "parquet" ? undefined : progress.rows}
-            className="h-2 w-64 overflow-hidden rounded bg-panel"
-          >
-            <div
-              className="h-full bg-accent transition-[width]"
-              style={{
-                width:
-                  format === "parquet" || progress.total === 0
-                    ? "100%"
-                    : `${Math.min(100, (100 * progress.rows) / progress.total)}%`,
-              }}
-            />
-          </div>
-          <p className="text-xs text-muted">
-            {format === "parquet"
-              ? `${(progress.bytes / 1e6).toFixed(1)} MB of ${progress.total} rows`
-              : `${progress.rows} of ${progress.total} rows`}
-          </p>
-        </div>
+        <ExportProgress
+          rows={progress.rows}
+          total={format === "parquet" ? null : progress.total}
+          label={
+            progress.total === null
+              ? "Preparing export…"
+              : format === "parquet"
+                ? `${(progress.bytes / 1e6).toFixed(1)} MB of ${progress.total} rows`
+                : `${progress.rows} of ${progress.total} rows`
+          }
+        />
       )}
       <p role="status" aria-live="polite" className="text-xs text-muted">
         {progress.phase === "done" && `Exported ${progress.rows} rows to ${progress.filename}.`}
@@ -185,6 +172,38 @@ export function ExportButton({ slug, generation }: ExportButtonProps) {
           <span className="text-red-700 dark:text-red-300">{progress.message}</span>
         )}
       </p>
+    </div>
+  );
+}
+
+/** Determinate once the row total is known; indeterminate (no aria-valuenow) before, or for Parquet. */
+function ExportProgress({
+  rows,
+  total,
+  label,
+}: {
+  rows: number;
+  total: number | null;
+  label: string;
+}) {
+  const percent = total === null || total === 0 ? 100 : Math.min(100, (100 * rows) / total);
+  return (
+    <div className="space-y-1">
+      <div
+        role="progressbar"
+        aria-label="Export progress"
+        aria-valuemin={0}
+        aria-valuemax={total ?? undefined}
+        aria-valuenow={total === null ? undefined : rows}
+        aria-valuetext={label}
+        className="h-2 w-64 overflow-hidden rounded bg-panel"
+      >
+        <div
+          className={`h-full bg-accent transition-[width] ${total === null ? "animate-pulse" : ""}`}
+          style={{ width: `${percent}%` }}
+        />
+      </div>
+      <p className="text-xs text-muted">{label}</p>
     </div>
   );
 }
