@@ -28,8 +28,9 @@ export type ImportSummary = {
 /**
  * Imports seed tasks into a run: all of the file or nothing. Imported tasks are born in
  * generation 0 beside the seed pool (origin IMPORTED, valid, approved by "import"), so every
- * later NEXT_POOL stage sees them as replay candidates — unattempted tasks get a high replay
- * priority, so they are trained on soon — without any change to the round logic.
+ * later NEXT_POOL stage sees them: co-evolve and uniform runs draw them as replay (unattempted
+ * tasks get a high replay priority, so they are trained on soon), and static runs cycle them with
+ * the seed pool (`isSeedPoolTask`). A pool already built is not changed; the next one is.
  */
 export async function importTasks(options: ImportTasksOptions): Promise<ImportSummary> {
   const { rows: runs } = await options.pool.query<{ id: number; environment: string }>(
