@@ -188,7 +188,7 @@ describe("import of seed tasks", () => {
     expect(await taskCount(target.runId)).toBe(2);
   });
 
-  it("refuses an empty file and an unknown run; a dry run writes nothing", async () => {
+  it("refuses an empty file, an unknown run and a run still seeding; a dry run writes nothing", async () => {
     const target = await emptyRun("imp-empty");
     expect(messages(await run(target.slug, ""))).toEqual(["the file has no tasks"]);
     expect(messages(await run(target.slug, "\n\n", { format: "csv" }))).toEqual([
@@ -197,6 +197,11 @@ describe("import of seed tasks", () => {
     await expect(run("no-such-run", jsonl(portable(makeTask(41))))).rejects.toThrow(
       'Run "no-such-run" does not exist.',
     );
+    await pool.query(`UPDATE "Generation" SET stage = 'SEED' WHERE id = $1`, [target.generationId]);
+    await expect(run(target.slug, jsonl(portable(makeTask(41))))).rejects.toThrow(
+      "is still building its seed pool and held-out set",
+    );
+    expect(await taskCount(target.runId)).toBe(0);
     const dry = await run(target.slug, jsonl(portable(makeTask(41))), { isDryRun: true });
     expect(dry).toEqual({ imported: 1, duplicates: [], errors: [], isDryRun: true });
     expect(await taskCount(target.runId)).toBe(0);

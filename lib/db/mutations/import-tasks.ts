@@ -61,13 +61,21 @@ export async function importTasks(options: ImportTasksOptions): Promise<ImportSu
   return withTransaction(options.pool, async (client) => {
     // The run lock orders concurrent imports: the second one sees the first one's tasks below.
     await client.query(`SELECT 1 FROM "Run" WHERE id = $1 FOR UPDATE`, [run.id]);
-    const generation = await client.query<{ id: number }>(
-      `SELECT id FROM "Generation" WHERE "runId" = $1 AND index = 0`,
+    const generation = await client.query<{ id: number; stage: string }>(
+      `SELECT id, stage FROM "Generation" WHERE "runId" = $1 AND index = 0`,
       [run.id],
     );
     const generationId = generation.rows[0]?.id;
     if (generationId === undefined) {
       throw new AppError("CONFLICT", `Run "${options.slug}" has no generation 0 to import into.`);
+    }
+    // The seed stage writes the held-out set and seed pool with ON CONFLICT DO NOTHING: an
+    // imported twin written first would silently take a held-out task's place.
+    if (generation.rows[0]!.stage === "SEED") {
+      throw new AppError(
+        "CONFLICT",
+        `Run "${options.slug}" is still building its seed pool and held-out set; import once generation 0 has finished seeding.`,
+      );
     }
     const existing = await loadFingerprints(client, run.id);
     const duplicates = [...plan.duplicates];
