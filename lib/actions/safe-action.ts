@@ -25,7 +25,8 @@ export type ActionName =
   | "review.close"
   | "review.decide"
   | "connection.create"
-  | "connection.delete";
+  | "connection.delete"
+  | "tasks.import";
 
 export type ActionScope = { runId?: number };
 /** Who is acting; the auth issue adds the user and role here. */

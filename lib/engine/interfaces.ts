@@ -13,6 +13,7 @@ import type {
 } from "./environment-types";
 import type {
   EndReason,
+  JsonObject,
   OpenAiTool,
   PolicyCheckpoint,
   Signal,
@@ -62,6 +63,22 @@ export type EpisodeSession = {
   local?: LocalEpisode;
 };
 
+/** A task as a person or another run wrote it down (the import/export "tasks" format). */
+export type PortableTask = {
+  instruction: string;
+  skill: string;
+  level: number;
+  spec: JsonObject;
+  /** Replaces the reference solution held in the spec, when given. */
+  reference?: ToolCall[];
+};
+
+/** Where a rebuilt task is born: imported seed tasks enter generation 0 of the train split. */
+export type PortableTaskContext = Pick<TaskRequest, "origin" | "generation" | "split">;
+
+export type PortableTaskResult =
+  { ok: true; task: Task } | { ok: false; issues: { path: string; message: string }[] };
+
 export type Environment = {
   readonly id: string;
   describe(): EnvironmentCatalog;
@@ -70,6 +87,12 @@ export type Environment = {
   /** The reference solution a validator replays (the checker never trusts it blindly). */
   referenceSolution(task: Task): Promise<ToolCall[]>;
   openEpisode(task: Task): Promise<EpisodeSession>;
+  /**
+   * Rebuilds a task from its portable form (import), with the same id and fingerprint the
+   * environment gave it at birth. Structural problems come back as issues; whether the reference
+   * solves it is the validator's job, exactly as for synthesized tasks.
+   */
+  taskFromPortable?(input: PortableTask, context: PortableTaskContext): PortableTaskResult;
   /** Builtin environments expose synchronous task generation for the in-process fast path. */
   local?: {
     generateTask(request: TaskRequest): Task;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createHistory } from "./history";
-import { selectNextPool, type NextPoolInput } from "./pool";
+import { isSeedPoolTask, selectNextPool, type NextPoolInput } from "./pool";
 import { makeTask } from "./testing/fixtures";
 import type { Signal } from "./types";
 
@@ -33,6 +33,23 @@ describe("selectNextPool", () => {
       "s3",
       "s1",
       "s2",
+    ]);
+  });
+
+  it("static trains imported seed tasks with the generated seed pool, never synthesized ones", () => {
+    const imported = makeTask("i1", "pay", 3, { origin: "imported" });
+    const tasks = [...seeds, imported, ...fresh];
+    expect(tasks.filter(isSeedPoolTask).map((t) => t.id)).toEqual(["s1", "s2", "s3", "i1"]);
+    const seedTaskIds = tasks.filter(isSeedPoolTask).map((t) => t.id);
+    expect(selectNextPool({ ...base, mode: "static", seedTaskIds })).toEqual([
+      "s1",
+      "s2",
+      "s3",
+      "i1",
+      "s1",
+      "s2",
+      "s3",
+      "i1",
     ]);
   });
 

@@ -20,6 +20,11 @@ export type NextPoolInput = {
   signals: readonly Signal[];
 };
 
+/** The fixed pool static mode trains on: the generated seed pool and any imported seed tasks. */
+export function isSeedPoolTask(task: Pick<Task, "origin">): boolean {
+  return task.origin === "seed" || task.origin === "imported";
+}
+
 /**
  * Stage: the next training pool, as task ids (a task may appear more than once; each appearance
  * is one GRPO group). Its length is always `tasksPerRound`, so every mode spends the same number

@@ -2,7 +2,7 @@ import type { RunConfig } from "../validations/run-config";
 import type { EngineDeps } from "./engine";
 import { createHistory, updateHistory } from "./history";
 import { curateTasks } from "./curation/curate";
-import { selectNextPool } from "./pool";
+import { isSeedPoolTask, selectNextPool } from "./pool";
 import { rolloutBatch } from "./rollout";
 import { createBasePolicyAsync, generateEvaluationSet, generateSeedPool } from "./setup";
 import { countUsage, detectForgetting, extractSignals, summarizeGroups } from "./signals";
@@ -235,7 +235,7 @@ export async function runRound(
     replayFraction: config.replayFraction,
     newTasks: approvedNew,
     earlierTasks: earlier,
-    seedTaskIds: tasks.filter((t) => t.origin === "seed").map((t) => t.id),
+    seedTaskIds: tasks.filter(isSeedPoolTask).map((t) => t.id),
     history,
     signals,
   });

@@ -7,7 +7,7 @@ import { curateTasks } from "@/lib/engine/curation/curate";
 import { createBuiltinDeps, type EngineDeps } from "@/lib/engine/engine";
 import { summarizeHeldout } from "@/lib/engine/evaluation";
 import { createHistory, updateHistory } from "@/lib/engine/history";
-import { selectNextPool } from "@/lib/engine/pool";
+import { isSeedPoolTask, selectNextPool } from "@/lib/engine/pool";
 import { rolloutBatch } from "@/lib/engine/rollout";
 import { createBasePolicy, generateEvaluationSet, generateSeedPool } from "@/lib/engine/setup";
 import {
@@ -1027,7 +1027,7 @@ async function nextPoolStage(ctx: RoundContext, gen: Claimed): Promise<void> {
       replayFraction: gen.config.replayFraction,
       newTasks: rankApproved(born, signals),
       earlierTasks: earlier,
-      seedTaskIds: tasks.filter((t) => t.origin === "seed").map((t) => t.id),
+      seedTaskIds: tasks.filter(isSeedPoolTask).map((t) => t.id),
       history: gen.history ?? createHistory(),
       signals,
     });

@@ -2,6 +2,7 @@ import type { EnvironmentCatalog, TaskRequest } from "../../environment-types";
 import type { Environment, EpisodeSession, LocalEpisode } from "../../interfaces";
 import type { Task, ToolCall } from "../../types";
 import { ToolWorldEpisode } from "./episode";
+import { toolWorldTaskFromPortable } from "./portable";
 import { LEVELS, SKILLS } from "./skills";
 import { buildToolWorldTask, compileTask, readSpec, TOOLWORLD_ID } from "./spec";
 import { listOpenAiTools } from "./tools";
@@ -70,6 +71,7 @@ export function createToolWorld(): Environment {
     generateTask: async (request) => generate(request),
     referenceSolution: async (task) => reference(task),
     openEpisode: async (task) => wrapSession(task, openLocal(task)),
+    taskFromPortable: toolWorldTaskFromPortable,
     local: { generateTask: generate, openEpisode: openLocal, referenceSolution: reference },
   };
 }

@@ -41,6 +41,20 @@ export function estimateDifficulty(structure: ToolWorldSpec["structure"]): numbe
   return Math.round(Math.min(1, Math.max(0, raw)) * 1000) / 1000;
 }
 
+/**
+ * Object keys sorted at every depth. A spec that went through Postgres jsonb comes back with its
+ * keys reordered, and the fingerprint must not change on the way (export → import keeps it).
+ */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
+}
+
 /** Normalized content hash: same instruction in the same world with the same checker = same task. */
 export function fingerprintTask(instruction: string, spec: ToolWorldSpec): string {
   return hashHex(
@@ -49,7 +63,7 @@ export function fingerprintTask(instruction: string, spec: ToolWorldSpec): strin
       spec.level,
       normalizeText(instruction).replace(/[^\p{L}\p{N}@$'\- ]/gu, ""),
       spec.worldSeed,
-      spec.patch,
+      sortKeys(spec.patch),
       spec.expect.answer === null ? null : normalizeText(spec.expect.answer),
       [...spec.expect.effects].sort(),
     ]),
