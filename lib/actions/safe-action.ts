@@ -23,7 +23,9 @@ export type ActionName =
   | "round.cancel"
   | "round.retry"
   | "review.close"
-  | "review.decide";
+  | "review.decide"
+  | "share.create"
+  | "share.revoke";
 
 export type ActionScope = { runId?: number };
 /** Who is acting; the auth issue adds the user and role here. */

@@ -5,6 +5,7 @@ import { cache } from "react";
 import { getRunProgress, listGenerations } from "@/lib/db/queries/generations";
 import { getRunBySlug } from "@/lib/db/queries/runs";
 import { RunConfigSchema } from "@/lib/validations/run-config";
+import { ShareButton } from "@/components/share/share-button";
 import { ArchiveRunButton } from "./archive-run-button";
 import { formatTime } from "./format";
 import { GenerationsTable } from "./generations-table";
@@ -67,7 +68,10 @@ export default async function RunPage({ params }: RunPageProps) {
             </span>
           </p>
         </div>
-        {run.status === "ACTIVE" && <ArchiveRunButton runId={run.id} />}
+        <div className="flex items-start gap-2">
+          <ShareButton run={run} />
+          {run.status === "ACTIVE" && <ArchiveRunButton runId={run.id} />}
+        </div>
       </header>
 
       {config.success && (
