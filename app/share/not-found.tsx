@@ -1,9 +1,7 @@
 import type { Metadata } from "next";
 
-export const metadata: Metadata = {
-  title: "Link not valid",
-  robots: { index: false, follow: false },
-};
+// noindex comes from app/share/layout.tsx (and Next adds its own to every 404).
+export const metadata: Metadata = { title: "Link not valid" };
 
 /**
  * One page for unknown, revoked, expired and malformed tokens: telling them apart would tell a
