@@ -179,6 +179,7 @@ test("share a run read-only, refuse crafted actions, then revoke the link", asyn
   await readingGroup.getByRole("button", { name: "Revoke For the reading group now" }).click();
   await expect(readingGroup.getByRole("cell").nth(2)).toHaveText("revoked");
   await expect(readingGroup.getByRole("button")).toHaveCount(0);
+  await expect(reopened.getByRole("status").nth(1)).toHaveText("Revoked For the reading group.");
   const replayed = reopened.getByRole("row", { name: /Replayed by the test/ });
   await expect(replayed.getByRole("cell").nth(2)).toHaveText("active");
 

@@ -1,12 +1,11 @@
 "use client";
 
-import { startTransition, useActionState, useId, useRef, useState } from "react";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { useActionState, useId, useRef, useState } from "react";
 import { buttonClass } from "@/components/ui/button";
-import { RowTh, Table, TableHead, Td, Th, Tr } from "@/components/ui/table";
 import type { ActionState } from "@/lib/actions/safe-action";
-import type { ShareLinkItem, ShareLinkStatus } from "@/lib/db/queries/share-links";
-import { createShareLinkAction, revokeShareLinkAction } from "./actions";
+import type { ShareLinkItem } from "@/lib/db/queries/share-links";
+import { createShareLinkAction } from "./actions";
+import { ShareLinksTable } from "./share-links-table";
 
 const inputClass =
   "w-full rounded-md border border-border bg-bg px-2.5 py-1.5 text-sm outline-none focus:border-accent focus:ring-2 focus:ring-accent/30 aria-[invalid=true]:border-red-600";
@@ -18,17 +17,6 @@ const expiryOptions = [
   { value: "30", label: "In 30 days" },
   { value: "90", label: "In 90 days" },
 ];
-
-const statusTone: Record<ShareLinkStatus, BadgeTone> = {
-  active: "good",
-  expired: "warn",
-  revoked: "neutral",
-};
-
-/** UTC, minute precision: identical on the server and in the browser. */
-function formatTime(iso: string | null): string {
-  return iso ? `${iso.slice(0, 16).replace("T", " ")}` : "—";
-}
 
 type CreateState = ActionState<{ path: string; linkId: number }>;
 
@@ -198,104 +186,9 @@ export function ShareDialog({
             )}
           </p>
 
-          <section aria-labelledby={`${titleId}-links`} className="space-y-2">
-            <h3 id={`${titleId}-links`} className="text-sm font-semibold">
-              Links to this run
-            </h3>
-            {links.length === 0 ? (
-              <p className="text-sm text-muted">No links yet.</p>
-            ) : (
-              <Table caption="Share links, newest first">
-                <TableHead>
-                  <Th>Label</Th>
-                  <Th>Created (UTC)</Th>
-                  <Th>Expires (UTC)</Th>
-                  <Th>Status</Th>
-                  <Th>
-                    <span className="sr-only">Actions</span>
-                  </Th>
-                </TableHead>
-                <tbody>
-                  {links.map((link) => (
-                    <Tr key={link.id}>
-                      <RowTh>
-                        {link.label ?? <span className="text-muted">Link #{link.id}</span>}
-                      </RowTh>
-                      <Td className="tabular-nums text-muted">
-                        <time dateTime={link.createdAt}>{formatTime(link.createdAt)}</time>
-                      </Td>
-                      <Td className="tabular-nums text-muted">
-                        {link.expiresAt ? (
-                          <time dateTime={link.expiresAt}>{formatTime(link.expiresAt)}</time>
-                        ) : (
-                          "Never"
-                        )}
-                      </Td>
-                      <Td>
-                        <Badge tone={statusTone[link.status]}>{link.status}</Badge>
-                      </Td>
-                      <Td align="right">
-                        {link.status === "active" && <RevokeLinkButton runId={runId} link={link} />}
-                      </Td>
-                    </Tr>
-                  ))}
-                </tbody>
-              </Table>
-            )}
-          </section>
+          <ShareLinksTable runId={runId} links={links} />
         </div>
       </dialog>
     </>
-  );
-}
-
-/** Revoking cannot be undone (a new link has a new token), so it asks once more. */
-function RevokeLinkButton({ runId, link }: { runId: number; link: ShareLinkItem }) {
-  const [isConfirming, setConfirming] = useState(false);
-  const [state, dispatch, isPending] = useActionState<ActionState<{ message?: string }>, void>(
-    () => revokeShareLinkAction(null, { runId, linkId: link.id }),
-    null,
-  );
-  const name = link.label ?? `link #${link.id}`;
-  return (
-    <div className="flex flex-col items-end gap-1">
-      {isConfirming ? (
-        <div className="flex gap-2">
-          <button
-            type="button"
-            disabled={isPending}
-            onClick={() => startTransition(() => dispatch())}
-            aria-label={`Revoke ${name} now`}
-            className={buttonClass({ variant: "danger", size: "sm" })}
-          >
-            Yes, revoke
-          </button>
-          <button
-            type="button"
-            disabled={isPending}
-            onClick={() => setConfirming(false)}
-            className={buttonClass({ variant: "ghost", size: "sm" })}
-          >
-            Keep
-          </button>
-        </div>
-      ) : (
-        <button
-          type="button"
-          onClick={() => setConfirming(true)}
-          aria-label={`Revoke ${name}`}
-          className={buttonClass({ variant: "secondary", size: "sm" })}
-        >
-          Revoke
-        </button>
-      )}
-      <p role="status" aria-live="polite" className="text-xs">
-        {isPending ? (
-          <span className="text-muted">Revoking…</span>
-        ) : state && !state.ok ? (
-          <span className="text-red-700 dark:text-red-300">{state.error}</span>
-        ) : null}
-      </p>
-    </div>
   );
 }
