@@ -8,7 +8,7 @@ export default function ErrorPage({
   reset: () => void;
 }) {
   return (
-    <div role="alert" className="space-y-3 py-16 text-center">
+    <main role="alert" className="mx-auto max-w-7xl space-y-3 px-6 py-24 text-center">
       <h1 className="text-2xl font-semibold">Something went wrong</h1>
       <p className="text-muted">
         The page could not be shown{error.digest ? ` (reference ${error.digest})` : ""}.
@@ -20,6 +20,6 @@ export default function ErrorPage({
       >
         Try again
       </button>
-    </div>
+    </main>
   );
 }

@@ -26,7 +26,9 @@ export type ActionName =
   | "review.decide"
   | "connection.create"
   | "connection.delete"
-  | "tasks.import";
+  | "tasks.import"
+  | "share.create"
+  | "share.revoke";
 
 export type ActionScope = { runId?: number };
 /** Who is acting; the auth issue adds the user and role here. */

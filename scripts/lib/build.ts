@@ -8,6 +8,7 @@ const SOURCES = [
   "components",
   "lib",
   "public",
+  "proxy.ts",
   "next.config.mjs",
   "postcss.config.mjs",
   "package-lock.json",

@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RunOverview } from "@/components/run/run-overview";
+import Link from "next/link";
+import { ShareButton } from "@/components/share/share-button";
+import { buttonClass } from "@/components/ui/button";
 import { ArchiveRunButton } from "./archive-run-button";
 import { loadRun } from "./load-run";
 
@@ -24,7 +27,15 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
       basePath={`/runs/${slug}`}
       canAct={true}
       searchParams={await searchParams}
-      headerActions={run.status === "ACTIVE" ? <ArchiveRunButton runId={run.id} /> : undefined}
+      headerActions={
+        <div className="flex flex-wrap items-start gap-2">
+          <ShareButton run={run} />
+          <Link href={`/runs/${slug}/import`} className={buttonClass({ variant: "secondary" })}>
+            Export and import
+          </Link>
+          {run.status === "ACTIVE" && <ArchiveRunButton runId={run.id} />}
+        </div>
+      }
     />
   );
 }

@@ -1,0 +1,22 @@
+import { notFound } from "next/navigation";
+import { GenerationBrowser } from "@/components/generation/generation-browser";
+import type { ViewSearchParams } from "@/components/run/view-context";
+import { parseId, sharedViewContext } from "../../load-share";
+
+type Props = {
+  params: Promise<{ token: string; n: string }>;
+  searchParams: Promise<ViewSearchParams>;
+};
+
+export default async function SharedGenerationPage({ params, searchParams }: Props) {
+  const generationIndex = parseId((await params).n);
+  if (generationIndex === null) notFound();
+  const context = await sharedViewContext(params);
+  return (
+    <GenerationBrowser
+      {...context}
+      generationIndex={generationIndex}
+      searchParams={await searchParams}
+    />
+  );
+}

@@ -1,0 +1,27 @@
+import "server-only";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import type { RunViewContext } from "@/components/run/view-context";
+import { resolveShareToken } from "@/lib/db/queries/share-links";
+import { sharePath } from "@/lib/share/token";
+
+/** One lookup per request, shared by the layout, generateMetadata and the page. */
+export const loadShare = cache((token: string) => resolveShareToken({ token }));
+
+/**
+ * The view context of a shared page: read-only, every link under `/share/<token>`. An invalid
+ * token ends the request in app/share/not-found.tsx (HTTP 404).
+ */
+export async function sharedViewContext(
+  params: Promise<{ token: string }>,
+): Promise<RunViewContext> {
+  const { token } = await params;
+  const share = await loadShare(token);
+  if (!share) notFound();
+  return { run: share.run, basePath: sharePath(token), canAct: false };
+}
+
+/** Path segments that are ids: digits only, so "1e3", "-1" or "07abc" are simply not found. */
+export function parseId(segment: string, maxDigits = 9): number | null {
+  return new RegExp(`^\\d{1,${maxDigits}}$`).test(segment) ? Number(segment) : null;
+}
