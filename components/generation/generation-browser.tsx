@@ -64,6 +64,16 @@ export async function GenerationBrowser(props: GenerationBrowserProps) {
   const isFiltered = !isEmptyFilter(state.filter);
   const isReviewOpen = canAct && generation.status === "AWAITING_REVIEW";
   const rowsHeading = `generation-${generationIndex}-tasks`;
+  const noMatch = (
+    <EmptyState title="No task matches this filter">
+      <Link
+        href={browserHref(path, { filter: EMPTY_FILTER, sort: state.sort })}
+        className="text-accent underline"
+      >
+        Clear the filter
+      </Link>
+    </EmptyState>
+  );
 
   return (
     <div className="space-y-5">
@@ -120,15 +130,6 @@ export async function GenerationBrowser(props: GenerationBrowserProps) {
               ? "The seed pool has not been built yet."
               : "Its round has not synthesized any tasks (yet)."}
           </EmptyState>
-        ) : page.rows.length === 0 ? (
-          <EmptyState title="No task matches this filter">
-            <Link
-              href={browserHref(path, { filter: EMPTY_FILTER, sort: state.sort })}
-              className="text-accent underline"
-            >
-              Clear the filter
-            </Link>
-          </EmptyState>
         ) : isReviewOpen ? (
           <ReviewTable
             runId={run.id}
@@ -140,7 +141,10 @@ export async function GenerationBrowser(props: GenerationBrowserProps) {
             matching={counts.matching}
             nextCursor={page.next}
             pagesUrl={pagesUrl(run.slug, generationIndex, state)}
+            emptyState={noMatch}
           />
+        ) : page.rows.length === 0 ? (
+          noMatch
         ) : (
           <Table caption={`Tasks of generation ${generationIndex}`}>
             <TableHead>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { runPaths } from "@/components/run/view-context";
 import { buttonClass } from "@/components/ui/button";
 import { Table, TableHead, Td, Th, Tr } from "@/components/ui/table";
@@ -28,6 +28,8 @@ export type ReviewTableProps = {
   /** Where the review mode reads the following pages: the tasks API with this view's params. */
   pagesUrl: string;
   nextCursor: string | null;
+  /** Shown instead of the table when this page has no rows (the status line stays). */
+  emptyState: ReactNode;
 };
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
@@ -146,78 +148,82 @@ export function ReviewTable(props: ReviewTableProps) {
       </div>
       <StatusLine status={isReviewing ? null : status} />
 
-      <Table caption={`Tasks of generation ${generationIndex}`}>
-        <TableHead>
-          <Th className="w-8">
-            <input
-              type="checkbox"
-              aria-label="Select every reviewable task on this page"
-              checked={isAllSelected}
-              disabled={reviewable.length === 0}
-              onChange={() =>
-                setSelected(isAllSelected ? new Set() : new Set(reviewable.map((row) => row.id)))
-              }
-            />
-          </Th>
-          <TaskHeaderCells />
-          <Th>
-            <span className="sr-only">Decide</span>
-          </Th>
-        </TableHead>
-        <tbody>
-          {rows.map((task) => {
-            const isReviewable = task.validationStatus === "VALID";
-            return (
-              <Tr key={task.id}>
-                <Td>
-                  {isReviewable ? (
-                    <input
-                      type="checkbox"
-                      aria-label={`Select task ${task.id}`}
-                      checked={selected.has(task.id)}
-                      onChange={() => toggle(task.id)}
-                    />
-                  ) : null}
-                </Td>
-                <TaskCells task={task} taskHref={runPaths.task(props.basePath, task.id)} />
-                <Td className="whitespace-nowrap">
-                  {isReviewable ? (
-                    <span className="flex gap-1">
-                      <button
-                        type="button"
-                        aria-describedby={`task-${task.id}`}
-                        className={buttonClass({ variant: "secondary", size: "sm" })}
-                        disabled={isBusy || task.reviewStatus === "APPROVED"}
-                        onClick={() => approveNow({ taskIds: [task.id] })}
-                      >
-                        Approve
-                      </button>
-                      <button
-                        type="button"
-                        aria-describedby={`task-${task.id}`}
-                        className={buttonClass({ variant: "danger", size: "sm" })}
-                        disabled={isBusy}
-                        onClick={() =>
-                          setPending({
-                            target: { taskIds: [task.id] },
-                            decision: "REJECTED",
-                            count: 1,
-                            scope: "task",
-                          })
-                        }
-                      >
-                        Reject
-                      </button>
-                    </span>
-                  ) : (
-                    <span className="text-xs text-muted">not reviewable (invalid)</span>
-                  )}
-                </Td>
-              </Tr>
-            );
-          })}
-        </tbody>
-      </Table>
+      {rows.length === 0 ? (
+        props.emptyState
+      ) : (
+        <Table caption={`Tasks of generation ${generationIndex}`}>
+          <TableHead>
+            <Th className="w-8">
+              <input
+                type="checkbox"
+                aria-label="Select every reviewable task on this page"
+                checked={isAllSelected}
+                disabled={reviewable.length === 0}
+                onChange={() =>
+                  setSelected(isAllSelected ? new Set() : new Set(reviewable.map((row) => row.id)))
+                }
+              />
+            </Th>
+            <TaskHeaderCells />
+            <Th>
+              <span className="sr-only">Decide</span>
+            </Th>
+          </TableHead>
+          <tbody>
+            {rows.map((task) => {
+              const isReviewable = task.validationStatus === "VALID";
+              return (
+                <Tr key={task.id}>
+                  <Td>
+                    {isReviewable ? (
+                      <input
+                        type="checkbox"
+                        aria-label={`Select task ${task.id}`}
+                        checked={selected.has(task.id)}
+                        onChange={() => toggle(task.id)}
+                      />
+                    ) : null}
+                  </Td>
+                  <TaskCells task={task} taskHref={runPaths.task(props.basePath, task.id)} />
+                  <Td className="whitespace-nowrap">
+                    {isReviewable ? (
+                      <span className="flex gap-1">
+                        <button
+                          type="button"
+                          aria-describedby={`task-${task.id}`}
+                          className={buttonClass({ variant: "secondary", size: "sm" })}
+                          disabled={isBusy || task.reviewStatus === "APPROVED"}
+                          onClick={() => approveNow({ taskIds: [task.id] })}
+                        >
+                          Approve
+                        </button>
+                        <button
+                          type="button"
+                          aria-describedby={`task-${task.id}`}
+                          className={buttonClass({ variant: "danger", size: "sm" })}
+                          disabled={isBusy}
+                          onClick={() =>
+                            setPending({
+                              target: { taskIds: [task.id] },
+                              decision: "REJECTED",
+                              count: 1,
+                              scope: "task",
+                            })
+                          }
+                        >
+                          Reject
+                        </button>
+                      </span>
+                    ) : (
+                      <span className="text-xs text-muted">not reviewable (invalid)</span>
+                    )}
+                  </Td>
+                </Tr>
+              );
+            })}
+          </tbody>
+        </Table>
+      )}
 
       <ConfirmDecisionDialog
         pending={pending}
