@@ -23,6 +23,11 @@ const KEYS: [string, string][] = [
   ["Esc", "leave the note field, or close review mode"],
 ];
 
+const STILL_SAVING = {
+  tone: "ok",
+  text: "The last decision is still being saved; press the key again in a moment.",
+} as const;
+
 type Undo = { id: number; status: Decision; note: string | null };
 
 /**
@@ -49,7 +54,7 @@ export function ReviewMode({
 }) {
   const titleId = useId();
   const noteId = useId();
-  const { decide, status, setStatus, isBusy } = useReviewDecisions({ runId, generationIndex });
+  const { decide, status, setStatus, isSending } = useReviewDecisions({ runId, generationIndex });
   const [tasks, setTasks] = useState(rows);
   const [cursor, setCursor] = useState(nextCursor);
   const loadingCursor = useRef<string | null>(null);
@@ -122,7 +127,8 @@ export function ReviewMode({
   }
 
   async function decideCurrent(decision: "APPROVED" | "REJECTED") {
-    if (!task || isBusy) return;
+    if (!task) return;
+    if (isSending) return setStatus(STILL_SAVING);
     if (task.validationStatus !== "VALID") {
       return setStatus({
         tone: "error",
@@ -148,10 +154,8 @@ export function ReviewMode({
 
   async function undo() {
     const last = undoStack.at(-1);
-    if (!last || isBusy) {
-      if (!last) setStatus({ tone: "ok", text: "Nothing to undo." });
-      return;
-    }
+    if (!last) return setStatus({ tone: "ok", text: "Nothing to undo." });
+    if (isSending) return setStatus(STILL_SAVING);
     if (await decide({ taskIds: [last.id] }, last.status, last.note ?? undefined)) {
       updateTask(last.id, last.status, last.note);
       setUndoStack((stack) => stack.slice(0, -1));
@@ -304,7 +308,7 @@ export function ReviewMode({
           <button
             type="button"
             className={buttonClass({ size: "sm" })}
-            disabled={isBusy || !task}
+            disabled={isSending || !task}
             onClick={() => void decideCurrent("APPROVED")}
             aria-keyshortcuts="a"
           >
@@ -313,7 +317,7 @@ export function ReviewMode({
           <button
             type="button"
             className={buttonClass({ variant: "danger", size: "sm" })}
-            disabled={isBusy || !task}
+            disabled={isSending || !task}
             onClick={() => void decideCurrent("REJECTED")}
             aria-keyshortcuts="r"
           >
@@ -322,7 +326,7 @@ export function ReviewMode({
           <button
             type="button"
             className={buttonClass({ variant: "secondary", size: "sm" })}
-            disabled={isBusy || undoStack.length === 0}
+            disabled={isSending || undoStack.length === 0}
             onClick={() => void undo()}
             aria-keyshortcuts="u"
           >

@@ -65,7 +65,8 @@ export function useReviewDecisions({
     [runId, generationIndex, router],
   );
 
-  return { decide, status, setStatus, isBusy: isSending || isRefreshing };
+  /** isSending: a decision is on its way; isBusy: or the page is still reading the result. */
+  return { decide, status, setStatus, isSending, isBusy: isSending || isRefreshing };
 }
 
 export function StatusLine({
