@@ -164,7 +164,12 @@ export function listGenerationTasksSql(options: Omit<ListGenerationTasksOptions,
       );
     }
   }
-  const order = plan.key === "id" ? `t.id ${dir}` : `${KEY_COLUMN[plan.key]} ${dir}, t.id ${dir}`;
+  // generationId leads the ORDER BY although it is fixed: only the (generationId, …, id) index
+  // yields that order, so the planner cannot walk the primary key and filter other generations.
+  const order =
+    plan.key === "id"
+      ? `t."generationId" ${dir}, t.id ${dir}`
+      : `t."generationId" ${dir}, ${KEY_COLUMN[plan.key]} ${dir}, t.id ${dir}`;
   values.push(options.limit + 1);
   return {
     text: `SELECT ${ROW_COLUMNS} FROM "Task" t WHERE ${where.join(" AND ")}
