@@ -146,7 +146,11 @@ export function listGenerationTasksSql(options: Omit<ListGenerationTasksOptions,
   const values: unknown[] = [options.runId, options.generationIndex];
   const { conditions, params } = taskFilterSql(options.filter, 3);
   values.push(...params);
-  const where = [`t."generationId" = ${GENERATION_ID}`, ...conditions];
+  // `= ANY(ARRAY[…])` rather than `=`: an equality would make generationId a constant to the
+  // planner, which then drops it from the ORDER BY and may walk the primary key backwards,
+  // filtering out other generations' rows (tens of thousands on a deep page). Written this way only
+  // the (generationId, …, id) indexes yield the order.
+  const where = [`t."generationId" = ANY(ARRAY[${GENERATION_ID}])`, ...conditions];
   const isBackward = options.page?.direction === "before";
   // Walking backwards: flip the order, take the rows just before the cursor, reverse them later.
   const dir = isBackward ? (plan.dir === "ASC" ? "DESC" : "ASC") : plan.dir;
@@ -164,8 +168,6 @@ export function listGenerationTasksSql(options: Omit<ListGenerationTasksOptions,
       );
     }
   }
-  // generationId leads the ORDER BY although it is fixed: only the (generationId, …, id) index
-  // yields that order, so the planner cannot walk the primary key and filter other generations.
   const order =
     plan.key === "id"
       ? `t."generationId" ${dir}, t.id ${dir}`
