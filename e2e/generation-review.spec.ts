@@ -82,7 +82,8 @@ test("a manual-review round waits for people; the generation page filters its ta
   });
 
   const counts = await generationCounts(slug);
-  expect(counts.valid).toBeGreaterThan(1);
+  // The review tests below decide on five tasks one way or another, then approve the rest.
+  expect(counts.valid).toBeGreaterThan(5);
   await page.goto(`/runs/${slug}/generations/1`);
   await expect(page.getByRole("heading", { level: 1, name: "Generation 1" })).toBeVisible();
   await expect(page.getByText("AWAITING REVIEW", { exact: true })).toBeVisible();
@@ -141,6 +142,7 @@ test("keyboard review mode: approve, undo, reject with a note, help overlay", as
   await expect.poll(() => taskState(first)).toEqual({ reviewStatus: "PENDING", reviewNote: null });
   expect(await currentTaskId(page)).toBe(first);
   await page.keyboard.press("a");
+  await expect(dialog.getByRole("status")).toHaveText("1 task approved.");
   await expect.poll(async () => (await taskState(first)).reviewStatus).toBe("APPROVED");
 
   // r asks for a note; typing it (letters a, r, u, j included) triggers no shortcut; Enter confirms.
@@ -167,6 +169,37 @@ test("keyboard review mode: approve, undo, reject with a note, help overlay", as
     .filter({ has: page.getByRole("rowheader", { name: String(rejected), exact: true }) });
   await expect(row).toContainText("rejected");
   await expect(row).toContainText("ambiguous: a rubric is required");
+});
+
+test("select rows and reject the selection with a note", async ({ page }) => {
+  await page.goto(`/runs/${slug}/generations/1?validation=VALID&review=PENDING`);
+  const table = page.getByRole("table", { name: "Tasks of generation 1" });
+  const rows = table.getByRole("row");
+  const ids = [
+    Number(await rows.nth(1).getByRole("rowheader").textContent()),
+    Number(await rows.nth(2).getByRole("rowheader").textContent()),
+  ];
+  for (const id of ids) await table.getByRole("checkbox", { name: `Select task ${id}` }).check();
+  await expect(page.getByText("2 selected tasks")).toBeVisible();
+  await page.getByRole("button", { name: "Reject selected" }).click();
+  const confirm = page.getByRole("dialog", { name: "Reject the 2 tasks you selected?" });
+  // A rejection needs a reason: the dialog refuses to submit without one.
+  await confirm.getByRole("button", { name: "Reject 2 tasks" }).click();
+  await expect(confirm).toBeVisible();
+  expect((await taskState(ids[0]!)).reviewStatus).toBe("PENDING");
+  await confirm.getByLabel(/Why reject\?/).fill("duplicates of seed tasks");
+  await confirm.getByRole("button", { name: "Reject 2 tasks" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "rejected" })).toHaveText(
+    "2 tasks rejected.",
+  );
+  for (const id of ids) {
+    expect(await taskState(id)).toEqual({
+      reviewStatus: "REJECTED",
+      reviewNote: "duplicates of seed tasks",
+    });
+  }
+  // The refreshed page (filtered on pending) no longer lists them.
+  await expect(table.getByRole("rowheader", { name: String(ids[0]), exact: true })).toHaveCount(0);
 });
 
 test("approve everything matching a filter after a confirmation that states the count", async ({
