@@ -32,7 +32,10 @@ export type ReviewTableProps = {
   emptyState: ReactNode;
 };
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+/** Fixed locale: the server and every browser render the same digits (no hydration drift). */
+const formatCount = (count: number) => count.toLocaleString("en-US");
+const plural = (count: number, word: string) =>
+  `${formatCount(count)} ${word}${count === 1 ? "" : "s"}`;
 
 /** What a confirmation dialog is about to do. */
 type Pending = {
@@ -128,7 +131,8 @@ export function ReviewTable(props: ReviewTableProps) {
             })
           }
         >
-          Approve all {props.matching} {props.isFiltered ? "matching" : "in generation"}
+          Approve all {formatCount(props.matching)}{" "}
+          {props.isFiltered ? "matching" : "in generation"}
         </button>
         <button
           type="button"
@@ -143,7 +147,7 @@ export function ReviewTable(props: ReviewTableProps) {
             })
           }
         >
-          Reject all {props.matching} {props.isFiltered ? "matching" : "in generation"}
+          Reject all {formatCount(props.matching)} {props.isFiltered ? "matching" : "in generation"}
         </button>
       </div>
       <StatusLine status={isReviewing ? null : status} />
@@ -228,6 +232,7 @@ export function ReviewTable(props: ReviewTableProps) {
       <ConfirmDecisionDialog
         pending={pending}
         generationIndex={generationIndex}
+        isFiltered={props.isFiltered}
         onCancel={() => setPending(null)}
         onConfirm={async (note) => {
           if (!pending) return;
@@ -254,11 +259,13 @@ export function ReviewTable(props: ReviewTableProps) {
 function ConfirmDecisionDialog({
   pending,
   generationIndex,
+  isFiltered,
   onCancel,
   onConfirm,
 }: {
   pending: Pending | null;
   generationIndex: number;
+  isFiltered: boolean;
   onCancel: () => void;
   onConfirm: (note: string) => void;
 }) {
@@ -270,7 +277,9 @@ function ConfirmDecisionDialog({
   const title = !pending
     ? ""
     : pending.scope === "filter"
-      ? `${verb} ${tasks} matching this filter?`
+      ? isFiltered
+        ? `${verb} ${tasks} matching this filter?`
+        : `${verb} all ${tasks} of generation ${generationIndex}?`
       : pending.scope === "selection"
         ? `${verb} the ${tasks} you selected?`
         : `${verb} this task?`;
