@@ -268,3 +268,70 @@ test("a malformed or unknown generation is a not-found page", async ({ page }) =
     await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
   }
 });
+
+test("pages of a bigger generation: next, last, and review mode preloads the next page", async ({
+  page,
+}) => {
+  // A run written straight into Postgres: 120 tasks waiting for review in generation 1 and an
+  // empty generation 2, so pages and preloading have something to cross.
+  const bigSlug = `paging-e2e-${randomBytes(3).toString("hex")}`;
+  await withE2eDatabase(async (client) => {
+    const run = await client.query<{ id: number }>(
+      `INSERT INTO "Run" (slug, name, mode, environment, agent, seed, config, "updatedAt")
+       VALUES ($1, $1, 'COEVOLVE', 'toolworld', 'builtin', 1, '{}', now()) RETURNING id`,
+      [bigSlug],
+    );
+    const gens = await client.query<{ id: number }>(
+      `INSERT INTO "Generation" ("runId", index, status) VALUES ($1, 0, 'DONE'), ($1, 1, 'AWAITING_REVIEW'),
+         ($1, 2, 'DONE') RETURNING id`,
+      [run.rows[0]!.id],
+    );
+    await client.query(
+      `INSERT INTO "Task" ("runId", key, "generationId", skill, level, "estimatedDifficulty", origin,
+         "validationStatus", instruction, spec, fingerprint)
+       SELECT $1, 'k' || n, $2, 'files', 1, n / 200.0, 'SYNTHESIZED', 'VALID', 'Paged task ' || n, '{}', 'f' || n
+         FROM generate_series(1, 120) n`,
+      [run.rows[0]!.id, gens.rows[1]!.id],
+    );
+  });
+  const table = page.getByRole("table", { name: "Tasks of generation 1" });
+  const ids = async () =>
+    (await table.getByRole("rowheader").allTextContents()).map((text) => Number(text));
+
+  await page.goto(`/runs/${bigSlug}/generations/1?sort=oldest`);
+  const first = await ids();
+  expect(first).toHaveLength(50);
+  await page.getByRole("link", { name: "Next page" }).click();
+  await expect(page).toHaveURL(/[?&]after=/);
+  await expect.poll(async () => (await ids())[0]).toBe(first[49]! + 1);
+  const second = await ids();
+  await page.getByRole("link", { name: "Last page" }).click();
+  await expect(page).toHaveURL(/[?&]before=end/);
+  await expect.poll(async () => (await ids()).at(-1)).toBe(first[0]! + 119);
+  const last = await ids();
+  expect(last).toHaveLength(50);
+  expect(new Set([...first, ...second, ...last.slice(-20)]).size).toBe(120);
+  await expect(page.getByText("Last page", { exact: true })).toBeVisible(); // no link: at the end
+
+  // Review mode, from the first page: the next page is fetched before the reviewer gets there.
+  await page.goto(`/runs/${bigSlug}/generations/1?sort=oldest`);
+  const pageRequests: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes(`/api/runs/${bigSlug}/generations/1/tasks`)) {
+      pageRequests.push(request.url());
+    }
+  });
+  await page.getByRole("button", { name: "Review", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Review mode: generation 1" });
+  await expect(dialog.getByText("1 of 50+ loaded")).toBeVisible();
+  for (let step = 1; step < 46; step += 1) await page.keyboard.press("j");
+  await expect(dialog.getByText(/^46 of 100\+ loaded$/)).toBeVisible();
+  expect(pageRequests).toHaveLength(1);
+  expect(pageRequests[0]).toMatch(/sort=oldest.*after=/);
+  for (let step = 46; step < 60; step += 1) await page.keyboard.press("j");
+  await expect(dialog.getByRole("article", { name: `Task ${first[0]! + 59}` })).toBeVisible();
+
+  // A generation without tasks says so.
+  await page.goto(`/runs/${bigSlug}/generations/2`);
+  await expect(page.getByRole("heading", { name: "No tasks in this generation" })).toBeVisible();
+});
