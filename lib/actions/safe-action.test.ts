@@ -58,7 +58,7 @@ describe("defineAction", () => {
     expect(await action(null, { runId: "7", size: 4 })).toEqual({ ok: true, message: "run 7 × 4" });
   });
 
-  it("shows an AppError's message as the refusal", async () => {
+  it("shows an AppError's message as the refusal, with its code for the client to react to", async () => {
     const action = defineAction({
       name: "round.launch",
       schema,
@@ -70,6 +70,7 @@ describe("defineAction", () => {
     expect(await action(null, { runId: 1, size: 2 })).toEqual({
       ok: false,
       error: "A round is already in progress (generation 1 is running).",
+      code: "CONFLICT",
     });
   });
 

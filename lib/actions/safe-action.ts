@@ -1,7 +1,7 @@
 import "server-only";
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
-import { isAppError } from "@/lib/errors";
+import { isAppError, type AppErrorCode } from "@/lib/errors";
 
 /**
  * The wrapper every server action goes through: parse the input with zod, authorize, run, and turn
@@ -11,7 +11,13 @@ import { isAppError } from "@/lib/errors";
  */
 
 export type FieldErrors = Record<string, string[]>;
-export type ActionFailure = { ok: false; error: string; fieldErrors?: FieldErrors };
+export type ActionFailure = {
+  ok: false;
+  error: string;
+  fieldErrors?: FieldErrors;
+  /** Set for refusals lib code raised on purpose, so a client can react (e.g. to CONFLICT). */
+  code?: AppErrorCode;
+};
 export type ActionResult<T extends object = object> = ({ ok: true } & T) | ActionFailure;
 /** What `useActionState` holds before the first submission. */
 export type ActionState<T extends object = object> = ActionResult<T> | null;
@@ -125,7 +131,7 @@ export function defineAction<S extends z.ZodType, T extends object = object>(
       return { ok: true, ...(value ?? {}) } as { ok: true } & T;
     } catch (error) {
       unstable_rethrow(error);
-      if (isAppError(error)) return { ok: false, error: error.message };
+      if (isAppError(error)) return { ok: false, error: error.message, code: error.code };
       console.error(`[action ${options.name}] unexpected error`, error);
       return { ok: false, error: UNEXPECTED_ERROR };
     }
