@@ -32,7 +32,20 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  projects: [
+    // The empty-database view can only be seen before any spec has created a run.
+    {
+      name: "empty-database",
+      testMatch: /empty-database\.spec\.ts/,
+      use: { browserName: "chromium" },
+    },
+    {
+      name: "chromium",
+      testIgnore: /empty-database\.spec\.ts/,
+      dependencies: ["empty-database"],
+      use: { browserName: "chromium" },
+    },
+  ],
   webServer: {
     // The real start command on a throwaway embedded Postgres, never the user's data.
     command: "node --import tsx scripts/start.ts --ephemeral",

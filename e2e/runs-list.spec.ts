@@ -4,14 +4,6 @@ import { withE2eDatabase } from "./support/database";
 
 test.describe.configure({ mode: "serial" });
 
-test("an empty database shows the honest empty state", async ({ page }) => {
-  await page.goto("/");
-
-  await expect(page.getByRole("heading", { name: "Runs", level: 1 })).toBeVisible();
-  await expect(page.getByRole("heading", { name: "No runs yet" })).toBeVisible();
-  await expect(page.getByText("0 runs")).toBeVisible();
-});
-
 test("runs stored in Postgres are listed, newest first, with their generation count", async ({
   page,
 }) => {
