@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./support/axe";
+import { cellsOf, chartData, columnsOf, percent } from "./support/charts";
 import { withE2eDatabase } from "./support/database";
 
 // Sorts after runs-list.spec.ts, which asserts the fresh database's empty state first.
@@ -22,29 +23,6 @@ async function skillRates(runSlug: string, split: "TRAIN" | "HELDOUT"): Promise<
     );
     return rows;
   });
-}
-
-const percent = (successes: number, attempts: number) =>
-  `${((successes / attempts) * 100).toFixed(1)}%`;
-
-/** The chart's "Show data" table, opened; rows keyed by their header cell. */
-async function chartData(page: Page, chart: string): Promise<Locator> {
-  const region = page.getByRole("region", { name: chart, exact: true });
-  const table = region.getByRole("table");
-  if (!(await table.isVisible())) await region.getByText("Show data").click();
-  await expect(table).toBeVisible();
-  return table;
-}
-
-async function cellsOf(table: Locator, rowHeader: string): Promise<string[]> {
-  const row = table
-    .getByRole("row")
-    .filter({ has: table.page().getByRole("rowheader", { name: rowHeader, exact: true }) });
-  return row.getByRole("cell").allInnerTexts();
-}
-
-async function columnsOf(table: Locator): Promise<string[]> {
-  return table.getByRole("columnheader").allInnerTexts();
 }
 
 let slug = "";

@@ -38,7 +38,10 @@ function newestSourceMtime(projectRoot: string): number {
   return newest;
 }
 
-export function isBuildFresh(projectRoot: string, distDir = ".next"): boolean {
+/** Where `next build` writes (next.config.mjs reads the same variable). */
+const distDirOf = () => process.env.NEXT_DIST_DIR ?? ".next";
+
+export function isBuildFresh(projectRoot: string, distDir = distDirOf()): boolean {
   const buildId = path.join(projectRoot, distDir, "BUILD_ID");
   if (!fs.existsSync(buildId)) return false;
   return fs.statSync(buildId).mtimeMs >= newestSourceMtime(projectRoot);
@@ -61,6 +64,14 @@ export async function ensureBuilt(projectRoot: string, log: (line: string) => vo
   if (code !== 0) {
     throw new AppError("INTERNAL", `next build failed:\n${output.trim()}`);
   }
+  // The build is as fresh as the sources it read when it started: a file changed while it ran
+  // (a checkout, an editor save) must still make the next start rebuild.
+  const startedAtSeconds = startedAt / 1000;
+  fs.utimesSync(
+    path.join(projectRoot, distDirOf(), "BUILD_ID"),
+    startedAtSeconds,
+    startedAtSeconds,
+  );
   log(`built in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
 }
 
