@@ -152,6 +152,9 @@ test("keyboard review mode: approve, undo, reject with a note, help overlay", as
       reviewNote: "ambiguous: a rubric is required",
     });
 
+  // The UI confirms after the server answered (the database may be seen first): until then
+  // Esc would only leave the note field.
+  await expect(dialog.getByRole("status")).toHaveText("1 task rejected.");
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
   // The table behind shows the decisions after the refresh.

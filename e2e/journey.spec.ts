@@ -111,6 +111,7 @@ test("create, launch, watch, chart, review, trace lineage, share and revoke", as
   const dialog = page.getByRole("dialog", { name: "Review mode: generation 1" });
   const approved = await reviewModeTaskId(page);
   await page.keyboard.press("a");
+  await expect(dialog.getByRole("status")).toHaveText("1 task approved.");
   await expect.poll(async () => (await reviewOf(approved)).reviewStatus).toBe("APPROVED");
   const rejected = await reviewModeTaskId(page);
   expect(rejected).not.toBe(approved);
@@ -124,6 +125,7 @@ test("create, launch, watch, chart, review, trace lineage, share and revoke", as
       reviewStatus: "REJECTED",
       reviewNote: "instruction names a contact that does not exist",
     });
+  await expect(dialog.getByRole("status")).toHaveText("1 task rejected.");
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
 
@@ -159,14 +161,20 @@ test("create, launch, watch, chart, review, trace lineage, share and revoke", as
     .filter({ has: page.getByRole("rowheader", { name: "1", exact: true }) });
   await expect(generation1.getByRole("cell").first()).toHaveText("DONE", { timeout: 60_000 });
 
-  // Follow the approved task's lineage to the trajectory that triggered it.
-  const [lineage] = await query<{ parent: string; trigger: string; kind: string }>(
-    `SELECT p.instruction AS parent, t."triggerTrajectoryId"::text AS trigger, t."signalKind" AS kind
-       FROM "Task" t JOIN "Task" p ON p.id = t."parentTaskId" WHERE t.id = $1`,
-    [approved],
+  // Follow an approved task's lineage to the trajectory that triggered it.
+  const [lineage] = await query<{ id: number; parent: string; trigger: string; kind: string }>(
+    `SELECT t.id, p.instruction AS parent, t."triggerTrajectoryId"::text AS trigger,
+            t."signalKind" AS kind
+       FROM "Task" t JOIN "Task" p ON p.id = t."parentTaskId"
+       JOIN "Generation" g ON g.id = t."generationId" JOIN "Run" r ON r.id = g."runId"
+      WHERE r.slug = $1 AND g.index = 1 AND t."reviewStatus" = 'APPROVED'
+        AND t."triggerTrajectoryId" IS NOT NULL
+      ORDER BY t.id LIMIT 1`,
+    [slug],
   );
-  expect(lineage, "the approved task was synthesized from a parent").toBeDefined();
-  await page.goto(`/runs/${slug}/tasks/${approved}`);
+  expect(lineage, "an approved task of generation 1 was synthesized from a parent").toBeDefined();
+  const lineageTask = lineage!.id;
+  await page.goto(`/runs/${slug}/tasks/${lineageTask}`);
   const chain = page.getByRole("list", { name: "Lineage, oldest first" });
   await expect(chain).toContainText(lineage!.parent);
   await expect(chain).toContainText(lineage!.kind.toLowerCase());
@@ -213,7 +221,7 @@ test("create, launch, watch, chart, review, trace lineage, share and revoke", as
     .click();
   await expect(shared.getByRole("heading", { level: 1, name: "Generation 1" })).toBeVisible();
   await noActions();
-  await shared.goto(`${shareUrl}/tasks/${approved}`);
+  await shared.goto(`${shareUrl}/tasks/${lineageTask}`);
   await expect(shared.getByRole("list", { name: "Lineage, oldest first" })).toContainText(
     lineage!.parent,
   );
