@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ExportButton } from "@/components/export/export-button";
 import { notFound } from "next/navigation";
 import {
   runPaths,
@@ -96,6 +97,11 @@ export async function GenerationBrowser(props: GenerationBrowserProps) {
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="text-2xl font-semibold tracking-tight">Generation {generationIndex}</h1>
           <Badge tone={statusTone[generation.status]}>{generation.status.replace("_", " ")}</Badge>
+          {canAct ? (
+            <div className="ml-auto">
+              <ExportButton slug={run.slug} generation={generationIndex} />
+            </div>
+          ) : null}
         </div>
         <p className="text-sm text-muted tabular-nums" aria-label="Task counts">
           {number.format(counts.total)} tasks born in this generation
