@@ -73,7 +73,7 @@ describe("share link actions", () => {
       fieldErrors: { label: ["At most 80 characters"] },
     });
     const noRun = await createShareLinkAction(null, form({ runId: "2000000000" }));
-    expect(noRun).toEqual({ ok: false, error: "That run does not exist." });
+    expect(noRun).toEqual({ ok: false, code: "NOT_FOUND", error: "That run does not exist." });
     const after = await pool.query(
       `SELECT count(*)::int AS n FROM "ShareLink" WHERE "runId" = $1`,
       [runId],
@@ -89,7 +89,11 @@ describe("share link actions", () => {
       runId: runId + 1,
       linkId: created.linkId,
     });
-    expect(wrongRun).toEqual({ ok: false, error: "That share link does not exist." });
+    expect(wrongRun).toEqual({
+      ok: false,
+      code: "NOT_FOUND",
+      error: "That share link does not exist.",
+    });
     const token = created.path.slice("/share/".length);
     expect(await resolveShareToken({ token, db: pool })).not.toBeNull();
 
