@@ -22,7 +22,8 @@ export type RolloutJob = { generationId: number; attempt: number; batchIndex: nu
 /**
  * How long a job may stay active before the queue presumes its worker dead and hands it to
  * another: the bound on recovery time after a `kill -9`. Builtin stages take well under a second
- * per batch; runs with slow external agents raise it through the run config (a later issue).
+ * per batch; rollout batches of an external agent get a longer one from the run config
+ * (deps.ts `rolloutBatchExpirySeconds`).
  */
 export const JOB_EXPIRY_SECONDS = 30;
 /** How often some worker sweeps expired jobs back into the queue. */
@@ -97,10 +98,17 @@ export async function enqueueRolloutBatches(
   boss: PgBoss,
   client: PoolClient,
   jobs: RolloutJob[],
+  /** Per job (same order), for batches that may outlast the default expiry; null keeps it. */
+  expireInSeconds: (number | null)[] = [],
 ): Promise<void> {
   if (jobs.length === 0) return;
   await boss.insert(
-    jobs.map((data) => ({ name: QUEUE.rollout, data, ...queueDefaults })),
+    jobs.map((data, i) => ({
+      name: QUEUE.rollout,
+      data,
+      ...queueDefaults,
+      expireInSeconds: expireInSeconds[i] ?? queueDefaults.expireInSeconds,
+    })),
     { db: inTransaction(client) },
   );
 }

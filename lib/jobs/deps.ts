@@ -1,0 +1,185 @@
+import { createHash } from "node:crypto";
+import type { Pool } from "pg";
+import { resolveConnectionSecret } from "@/lib/connections/resolve";
+import { createOpenAiAgent } from "@/lib/engine/agents/openai/agent";
+import { createBuiltinDeps, type EngineDeps } from "@/lib/engine/engine";
+import { connectHttpEnvironment } from "@/lib/engine/environments/http/client";
+import type { Agent, Environment, Synthesizer } from "@/lib/engine/interfaces";
+import {
+  createRuleSynthesizer,
+  createUniformSynthesizer,
+} from "@/lib/engine/synthesizers/rule-based";
+import { createGrpoTrainer } from "@/lib/engine/trainers/grpo";
+import type { PolicyCheckpoint } from "@/lib/engine/types";
+import { JOB_EXPIRY_SECONDS } from "./queue";
+import {
+  httpEnvironmentOf,
+  openAiAgentOf,
+  type HttpEnvironmentConfig,
+  type OpenAiAgentConfig,
+  type RunConfig,
+} from "@/lib/validations/run-config";
+
+/**
+ * The engine parts a run's config asks for, for the worker. Builtin parts are the embedded
+ * defaults; an OpenAI-compatible agent or an HTTP environment is built from the config plus the
+ * API key of the connection it names, decrypted here and handed only to the client that sends it.
+ */
+
+export type RunDepsOptions = {
+  db: Pick<Pool, "query">;
+  runId: number;
+  /** Opens saved API keys; defaults to COEVOLVE_SECRET_KEY or the data dir's key file. */
+  secretKey?: Buffer;
+};
+
+/** The one place a run's synthesizer is chosen. */
+export function synthesizerFor(config: Pick<RunConfig, "mode" | "synthesizer">): Synthesizer {
+  switch (config.synthesizer) {
+    case "builtin":
+      return config.mode === "uniform" ? createUniformSynthesizer() : createRuleSynthesizer();
+  }
+}
+
+export async function createRunDeps(
+  config: RunConfig,
+  options: RunDepsOptions,
+): Promise<EngineDeps> {
+  const remoteEnvironment = httpEnvironmentOf(config);
+  const remoteAgent = openAiAgentOf(config);
+  const builtin = createBuiltinDeps({
+    mode: config.mode,
+    environment: "toolworld",
+    agent: "builtin",
+  });
+  const synthesizer = synthesizerFor(config);
+  if (!remoteEnvironment && !remoteAgent) return { ...builtin, synthesizer };
+
+  const environment = remoteEnvironment
+    ? await connectedEnvironment(remoteEnvironment, options)
+    : builtin.environment;
+  return {
+    environment,
+    agent: remoteAgent ? await openAiAgent(remoteAgent, options) : builtin.agent,
+    // The GRPO trainer replays tool calls through the environment's views, so it must use the
+    // same (possibly remote) environment the rollouts ran in.
+    trainer: remoteEnvironment ? createGrpoTrainer(environment) : builtin.trainer,
+    synthesizer,
+    validator: builtin.validator,
+  };
+}
+
+/**
+ * Clients cached per worker process: one HTTP environment connection (its /describe done once)
+ * and one agent per run, config and key, so the agent's concurrency limit holds across the
+ * batches a worker runs at once. A changed config or a rotated key makes a new entry.
+ */
+const MAX_CACHED = 32;
+const environments = new Map<string, Promise<Environment>>();
+const agents = new Map<string, Agent>();
+
+function remember<T>(cache: Map<string, T>, key: string, value: T): T {
+  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+  return value;
+}
+
+function cacheKey(runId: number, config: object, apiKey: string | null): string {
+  const keyHash = apiKey ? createHash("sha256").update(apiKey).digest("hex") : "";
+  return `${runId}\n${JSON.stringify(config)}\n${keyHash}`;
+}
+
+async function connectionKey(
+  name: string | undefined,
+  kind: "openai" | "http-environment",
+  options: RunDepsOptions,
+): Promise<string | null> {
+  if (!name) return null;
+  const resolved = await resolveConnectionSecret(options.db, {
+    name,
+    runId: options.runId,
+    kind,
+    secretKey: options.secretKey,
+  });
+  return resolved.apiKey;
+}
+
+function redacted(error: unknown, secret: string | null): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(secret ? message.split(secret).join("[redacted]") : message);
+}
+
+async function connectedEnvironment(
+  config: HttpEnvironmentConfig,
+  options: RunDepsOptions,
+): Promise<Environment> {
+  const apiKey = await connectionKey(config.connection, "http-environment", options);
+  const key = cacheKey(options.runId, config, apiKey);
+  const cached = environments.get(key);
+  if (cached) return cached;
+  const connecting = connectHttpEnvironment({
+    baseUrl: config.baseUrl,
+    timeoutMs: config.timeoutMs,
+    headers: apiKey ? { authorization: `Bearer ${apiKey}` } : undefined,
+  }).catch((error: unknown) => {
+    // A failed connect is not cached: the next job tries again.
+    environments.delete(key);
+    throw redacted(error, apiKey);
+  });
+  return remember(environments, key, connecting);
+}
+
+/** `{version}` in the model name becomes the policy version (one served adapter per version). */
+export function modelNameFor(template: string): string | ((policy: PolicyCheckpoint) => string) {
+  if (!template.includes("{version}")) return template;
+  return (policy) => template.split("{version}").join(String(policy.version));
+}
+
+async function openAiAgent(config: OpenAiAgentConfig, options: RunDepsOptions): Promise<Agent> {
+  const apiKey = await connectionKey(config.connection, "openai", options);
+  const key = cacheKey(options.runId, config, apiKey);
+  const cached = agents.get(key);
+  if (cached) return cached;
+  return remember(
+    agents,
+    key,
+    createOpenAiAgent({
+      baseUrl: config.baseUrl,
+      model: modelNameFor(config.model),
+      apiKey: apiKey ?? undefined,
+      concurrency: config.concurrency,
+      timeoutMs: config.timeoutMs,
+      retries: config.retries,
+      requestLogprobs: config.requestLogprobs,
+      topLogprobs: config.topLogprobs,
+      maxTokens: config.maxTokens,
+      temperature: config.temperature,
+      sendTaskId: config.sendTaskId,
+    }),
+  );
+}
+
+/** Steps an episode is assumed to take at most when sizing job expiry (ToolWorld tops out below). */
+const ASSUMED_MAX_STEPS = 16;
+/** pg-boss refuses expiries of 24 hours or more. */
+const MAX_EXPIRY_SECONDS = 23 * 60 * 60;
+
+/**
+ * How long the queue lets a rollout batch of `episodes` run before presuming its worker dead, for
+ * an external agent: every model call of every episode timing out through all its retries and
+ * backoff, the episodes sharing the agent's concurrency. Null for the builtin agent (the queue's
+ * 30 s default). A too-short expiry would hand a slow but live batch to a second worker, again
+ * and again, so this errs long; a crashed worker's batch then waits that long to be retried.
+ */
+export function rolloutBatchExpirySeconds(
+  config: Pick<RunConfig, "agent">,
+  episodes: number,
+): number | null {
+  const agent = openAiAgentOf(config);
+  if (!agent) return null;
+  const backoffSeconds = 8;
+  const perCall = (agent.timeoutMs / 1000) * (agent.retries + 1) + backoffSeconds * agent.retries;
+  const waves = Math.ceil(Math.max(1, episodes) / agent.concurrency);
+  const worst = Math.ceil(perCall * (ASSUMED_MAX_STEPS + 1) * waves);
+  return Math.min(MAX_EXPIRY_SECONDS, Math.max(JOB_EXPIRY_SECONDS, worst));
+}
