@@ -129,10 +129,27 @@ async function connectedEnvironment(
   return remember(environments, key, connecting);
 }
 
-/** `{version}` in the model name becomes the policy version (one served adapter per version). */
-export function modelNameFor(template: string): string | ((policy: PolicyCheckpoint) => string) {
-  if (!template.includes("{version}")) return template;
-  return (policy) => template.split("{version}").join(String(policy.version));
+/**
+ * The model a request names. `{run}` becomes the run's slug and `{version}` the policy version
+ * of the rollout: `{run}@v{version}` is how the dashboard's own /api/openai/v1 names a run's
+ * checkpoints, and a server with one adapter per version can be addressed the same way.
+ */
+export function modelNameFor(
+  template: string,
+  runSlug: string,
+): string | ((policy: PolicyCheckpoint) => string) {
+  const named = template.split("{run}").join(runSlug);
+  if (!named.includes("{version}")) return named;
+  return (policy) => named.split("{version}").join(String(policy.version));
+}
+
+async function runSlug(options: RunDepsOptions): Promise<string> {
+  const { rows } = await options.db.query<{ slug: string }>(
+    `SELECT slug FROM "Run" WHERE id = $1`,
+    [options.runId],
+  );
+  if (!rows[0]) throw new Error(`run ${options.runId} does not exist`);
+  return rows[0].slug;
 }
 
 async function openAiAgent(config: OpenAiAgentConfig, options: RunDepsOptions): Promise<Agent> {
@@ -145,7 +162,10 @@ async function openAiAgent(config: OpenAiAgentConfig, options: RunDepsOptions): 
     key,
     createOpenAiAgent({
       baseUrl: config.baseUrl,
-      model: modelNameFor(config.model),
+      model: modelNameFor(
+        config.model,
+        config.model.includes("{run}") ? await runSlug(options) : "",
+      ),
       apiKey: apiKey ?? undefined,
       concurrency: config.concurrency,
       timeoutMs: config.timeoutMs,

@@ -140,7 +140,10 @@ export const OpenAiAgentConfigSchema = z.object({
   kind: z.literal("openai"),
   /** Up to and including `/v1`. */
   baseUrl: httpUrl("agent.baseUrl"),
-  /** The served model name; `{version}` is replaced with the policy version a rollout uses. */
+  /**
+   * The served model name. `{run}` becomes the run's slug, `{version}` the policy version of the
+   * rollout (`{run}@v{version}` addresses this dashboard's own /api/openai/v1 endpoint).
+   */
   model: z.preprocess(
     present,
     z.string().trim().min(1, "agent.model is required (the served model name)").max(200),
