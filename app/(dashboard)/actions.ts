@@ -49,6 +49,7 @@ function endpointsOf(raw: Record<string, unknown>) {
             baseUrl: textField(raw.agentBaseUrl),
             model: textField(raw.agentModel),
             connection: textField(raw.agentConnection),
+            sendTaskId: raw.agentSendTaskId === "on" || raw.agentSendTaskId === true,
           }
         : (textField(raw.agentKind) ?? "builtin"),
     environment:

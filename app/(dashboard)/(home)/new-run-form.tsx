@@ -323,6 +323,15 @@ function AdvancedFields({
               >
                 {(props) => <input {...props} ref={agentModel} type="text" autoComplete="off" />}
               </Field>
+              <label className="flex items-start gap-2 text-xs">
+                <input type="checkbox" name="agentSendTaskId" value="on" className="mt-0.5" />
+                <span>
+                  Send task ids
+                  <span className="block text-muted">
+                    Only for this dashboard&apos;s own /api/openai/v1 (hosted APIs may refuse it)
+                  </span>
+                </span>
+              </label>
             </>
           )}
         </fieldset>
