@@ -11,6 +11,7 @@ import {
   type EnvironmentHandler,
 } from "@/lib/engine/environments/http/server";
 import { createToolWorld } from "@/lib/engine/environments/toolworld";
+import { runInMemory } from "@/lib/engine/run";
 import { generateEvaluationSet } from "@/lib/engine/setup";
 import { prepareExport } from "@/lib/export/create-export";
 import { createRunPolicyHandler } from "@/lib/policy-endpoint";
@@ -56,6 +57,8 @@ const failingTaskIds = new Set<string>();
 let chatRequests = 0;
 let unauthorizedChats = 0;
 let environmentRequests = 0;
+/** When set, opening an episode on the environment server answers 500. */
+let failEpisodes = false;
 
 function requireBearer(key: string, handler: (request: Request) => Promise<Response>) {
   return async (request: Request) => {
@@ -90,8 +93,18 @@ beforeAll(async () => {
   });
   envHandler = createEnvironmentHandler(createToolWorld());
   const keyedEnvironment = requireBearer(ENV_KEY, envHandler);
-  envServer = await serveFetchHandler((request) => {
+  envServer = await serveFetchHandler(async (request) => {
     environmentRequests++;
+    if (
+      failEpisodes &&
+      request.method === "POST" &&
+      new URL(request.url).pathname === "/episodes"
+    ) {
+      return Response.json(
+        { error: { code: "internal", message: "injected outage" } },
+        { status: 500 },
+      );
+    }
     return keyedEnvironment(request);
   });
 
@@ -238,6 +251,10 @@ describe("a persisted run with the agent and the environment behind real HTTP", 
       environment: { kind: "http", baseUrl: envServer.url, connection: "toolworld-remote" },
     });
 
+    // The builtin run (default worker deps) is the in-memory engine's; the HTTP one equals it.
+    const memory = await runInMemory({ ...SMALL, rounds: 1 });
+    expect(builtin.gen0.heldout!.success).toBe(memory.result.heldout[0]!.success);
+    expect(builtin.gen1.heldout!.success).toBe(memory.result.heldout[1]!.success);
     expect(external.gen0.heldout!.success).toBe(builtin.gen0.heldout!.success);
     expect(external.gen1.heldout!.success).toBe(builtin.gen1.heldout!.success);
 
@@ -358,6 +375,63 @@ describe("a persisted run with the agent and the environment behind real HTTP", 
     expect(exported.length).toBeGreaterThan(0);
     expect(exported).not.toContain(AGENT_KEY);
     expect(await everythingStoredFor(run.id)).not.toContain(AGENT_KEY);
+  });
+});
+
+describe("a run whose external parts cannot be used", () => {
+  const agentNaming = (connection: string): RunConfigInput => ({
+    ...SMALL,
+    agent: {
+      kind: "openai",
+      baseUrl: `${chatServer.url}/v1`,
+      model: "{run}@v{version}",
+      connection,
+    },
+  });
+
+  it("fails generation 0 with the reason when its connection is missing or of another kind", async () => {
+    const missing = await createRun(ctx(), {
+      name: "Missing connection",
+      config: parseRunConfig(agentNaming("nowhere")),
+    });
+    const failed = await waitForStatus(missing.id, 0, ["DONE", "FAILED"]);
+    expect(failed.status).toBe("FAILED");
+    expect(failed.error).toBe(
+      'SEED: no connection named "nowhere" (add it under Settings → Connections)',
+    );
+
+    const wrongKind = await createRun(ctx(), {
+      name: "Wrong kind",
+      config: parseRunConfig(agentNaming("toolworld-remote")),
+    });
+    const refused = await waitForStatus(wrongKind.id, 0, ["DONE", "FAILED"]);
+    expect(refused.error).toBe(
+      'SEED: connection "toolworld-remote" is a http-environment connection, not openai',
+    );
+    expect(refused.error).not.toContain(ENV_KEY);
+  });
+
+  it("fails the round with the environment's error when episodes cannot be opened, instead of retrying forever", async () => {
+    const run = await createRun(ctx(), {
+      name: "Environment outage",
+      config: parseRunConfig({
+        ...SMALL,
+        seed: 13,
+        environment: { kind: "http", baseUrl: envServer.url, connection: "toolworld-remote" },
+      }),
+    });
+    const gen0 = await waitForStatus(run.id, 0, ["DONE", "FAILED"]);
+    expect(gen0.error).toBeNull();
+    failEpisodes = true;
+    try {
+      await launchRound(ctx(), { runId: run.id });
+      const gen1 = await waitForStatus(run.id, 1, ["DONE", "FAILED"]);
+      expect(gen1.status).toBe("FAILED");
+      expect(gen1.error).toMatch(/^ROLLOUT: HTTP environment POST \/episodes: .*500/);
+      expect(gen1.error).not.toContain(ENV_KEY);
+    } finally {
+      failEpisodes = false;
+    }
   });
 });
 

@@ -448,8 +448,26 @@ async function batchItems(ctx: RoundContext, gen: Claimed, stage: "ROLLOUT" | "E
   return rows.map((row) => row.position);
 }
 
-/** Entry point of a rollout-batch job. */
+/**
+ * Entry point of a rollout-batch job. A batch that cannot run for a reason a retry will not fix
+ * (a connection that does not exist, an environment server answering errors) fails the round
+ * with that reason, as a stage does, instead of being retried until the queue gives up silently.
+ */
 export async function runRolloutJob(ctx: RoundContext, job: RolloutJob): Promise<void> {
+  try {
+    await rolloutJob(ctx, job);
+  } catch (error) {
+    if (isRetryable(error)) throw error;
+    const { rows } = await ctx.pool.query<{ stage: Stage }>(
+      `SELECT stage FROM "Generation" WHERE id = $1`,
+      [job.generationId],
+    );
+    if (!rows[0]) return;
+    await markFailed(ctx.pool, { id: job.generationId, attempt: job.attempt, ...rows[0] }, error);
+  }
+}
+
+async function rolloutJob(ctx: RoundContext, job: RolloutJob): Promise<void> {
   const { rows } = await ctx.pool.query<{
     runId: number;
     index: number;
