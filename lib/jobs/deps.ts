@@ -11,7 +11,6 @@ import {
 } from "@/lib/engine/synthesizers/rule-based";
 import { createGrpoTrainer } from "@/lib/engine/trainers/grpo";
 import type { PolicyCheckpoint } from "@/lib/engine/types";
-import { JOB_EXPIRY_SECONDS } from "./queue";
 import {
   httpEnvironmentOf,
   openAiAgentOf,
@@ -177,29 +176,4 @@ async function openAiAgent(config: OpenAiAgentConfig, options: RunDepsOptions): 
       sendTaskId: config.sendTaskId,
     }),
   );
-}
-
-/** Steps an episode is assumed to take at most when sizing job expiry (ToolWorld tops out below). */
-const ASSUMED_MAX_STEPS = 16;
-/** pg-boss refuses expiries of 24 hours or more. */
-const MAX_EXPIRY_SECONDS = 23 * 60 * 60;
-
-/**
- * How long the queue lets a rollout batch of `episodes` run before presuming its worker dead, for
- * an external agent: every model call of every episode timing out through all its retries and
- * backoff, the episodes sharing the agent's concurrency. Null for the builtin agent (the queue's
- * 30 s default). A too-short expiry would hand a slow but live batch to a second worker, again
- * and again, so this errs long; a crashed worker's batch then waits that long to be retried.
- */
-export function rolloutBatchExpirySeconds(
-  config: Pick<RunConfig, "agent">,
-  episodes: number,
-): number | null {
-  const agent = openAiAgentOf(config);
-  if (!agent) return null;
-  const backoffSeconds = 8;
-  const perCall = (agent.timeoutMs / 1000) * (agent.retries + 1) + backoffSeconds * agent.retries;
-  const waves = Math.ceil(Math.max(1, episodes) / agent.concurrency);
-  const worst = Math.ceil(perCall * (ASSUMED_MAX_STEPS + 1) * waves);
-  return Math.min(MAX_EXPIRY_SECONDS, Math.max(JOB_EXPIRY_SECONDS, worst));
 }

@@ -19,7 +19,11 @@ import { ConnectionInputSchema } from "@/lib/validations/connection";
 import { ExportQuerySchema } from "@/lib/validations/export";
 import { parseRunConfig, type RunConfigInput } from "@/lib/validations/run-config";
 import { createScratchDatabase, type ScratchDatabase } from "@/tests/support/db";
-import { rolloutBatchExpirySeconds } from "./deps";
+import {
+  REMOTE_STAGE_EXPIRY_SECONDS,
+  rolloutBatchExpirySeconds,
+  stageExpirySeconds,
+} from "./expiry";
 import { createBoss, ensureQueues, JOB_EXPIRY_SECONDS } from "./queue";
 import { startWorker, type RunningWorker } from "./worker";
 
@@ -446,9 +450,10 @@ async function slugOf(runId: number): Promise<string | undefined> {
   return rows[0]?.slug;
 }
 
-describe("job expiry for external rollout batches", () => {
-  it("keeps the queue default for the builtin agent and covers timeouts × retries × steps for a remote one", () => {
+describe("job expiry for runs with external parts", () => {
+  it("keeps the queue default for builtin runs and covers timeouts × retries × steps for a remote agent", () => {
     expect(rolloutBatchExpirySeconds(parseRunConfig({}), 48)).toBeNull();
+    expect(stageExpirySeconds(parseRunConfig({}))).toBeNull();
     const remote = parseRunConfig({
       agent: {
         kind: "openai",
@@ -461,9 +466,40 @@ describe("job expiry for external rollout batches", () => {
     });
     // (60 s × 4 attempts + 3 × 8 s backoff) × 17 steps × ⌈48 / 8⌉ waves, capped at 23 h.
     expect(rolloutBatchExpirySeconds(remote, 48)).toBe(Math.min(264 * 17 * 6, 23 * 3600));
+    expect(rolloutBatchExpirySeconds(remote, 4800)).toBe(23 * 3600);
     const quick = parseRunConfig({
       agent: { kind: "openai", baseUrl: "http://x/v1", model: "m", timeoutMs: 1000, retries: 0 },
     });
-    expect(rolloutBatchExpirySeconds(quick, 1)).toBe(Math.max(JOB_EXPIRY_SECONDS, 17));
+    // Never below the stage expiry of a remote run.
+    expect(rolloutBatchExpirySeconds(quick, 1)).toBe(REMOTE_STAGE_EXPIRY_SECONDS);
+    const remoteEnvironment = parseRunConfig({
+      environment: { kind: "http", baseUrl: "http://e" },
+    });
+    expect(stageExpirySeconds(remoteEnvironment)).toBe(REMOTE_STAGE_EXPIRY_SECONDS);
+    expect(rolloutBatchExpirySeconds(remoteEnvironment, 48)).toBe(REMOTE_STAGE_EXPIRY_SECONDS);
+  });
+
+  it("enqueues a remote run's stage and rollout jobs with those expiries, a builtin run's with 30 s", async () => {
+    const { rows } = await pool.query<{ agent: string; name: string; expire: number }>(
+      `SELECT r.agent, j.name, max(extract(epoch FROM j.expire_in))::int AS expire
+         FROM pgboss.job j
+         JOIN "Generation" g ON g.id = (j.data ->> 'generationId')::int
+         JOIN "Run" r ON r.id = g."runId"
+        WHERE r.name IN ('Builtin reference', 'Over HTTP')
+        GROUP BY r.agent, j.name ORDER BY r.agent, j.name`,
+    );
+    const openAi = parseRunConfig({
+      agent: { kind: "openai", baseUrl: "http://x/v1", model: "m", timeoutMs: 30_000, retries: 1 },
+    });
+    expect(rows).toEqual([
+      { agent: "builtin", name: "rollout-batch", expire: JOB_EXPIRY_SECONDS },
+      { agent: "builtin", name: "round-stage", expire: JOB_EXPIRY_SECONDS },
+      {
+        agent: "openai",
+        name: "rollout-batch",
+        expire: rolloutBatchExpirySeconds(openAi, 35),
+      },
+      { agent: "openai", name: "round-stage", expire: REMOTE_STAGE_EXPIRY_SECONDS },
+    ]);
   });
 });

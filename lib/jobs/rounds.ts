@@ -51,7 +51,8 @@ import {
   saveCheckpoint,
   type StoredTask,
 } from "./engine-rows";
-import { createRunDeps, rolloutBatchExpirySeconds } from "./deps";
+import { createRunDeps } from "./deps";
+import { rolloutBatchExpirySeconds } from "./expiry";
 import {
   defaultExternalTrainerSetup,
   describeTimeout,
