@@ -34,6 +34,43 @@ function numberField(value: unknown): unknown {
   return value.trim() === "" ? Number.NaN : Number(value);
 }
 
+/** An empty form field means "not given". */
+function textField(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+/** The Advanced section's agent and environment fields, shaped as the run config. */
+function endpointsOf(raw: Record<string, unknown>) {
+  return {
+    agent:
+      raw.agentKind === "openai"
+        ? {
+            kind: "openai",
+            baseUrl: textField(raw.agentBaseUrl),
+            model: textField(raw.agentModel),
+            connection: textField(raw.agentConnection),
+            sendTaskId: raw.agentSendTaskId === "on" || raw.agentSendTaskId === true,
+          }
+        : (textField(raw.agentKind) ?? "builtin"),
+    environment:
+      raw.environmentKind === "http"
+        ? {
+            kind: "http",
+            baseUrl: textField(raw.environmentBaseUrl),
+            connection: textField(raw.environmentConnection),
+          }
+        : (textField(raw.environmentKind) ?? "toolworld"),
+  };
+}
+
+const ENDPOINT_FIELDS: Record<string, string> = {
+  "agent.baseUrl": "agentBaseUrl",
+  "agent.model": "agentModel",
+  "agent.connection": "agentConnection",
+  "environment.baseUrl": "environmentBaseUrl",
+  "environment.connection": "environmentConnection",
+};
+
 const NewRunSchema = z.object({
   name: z.string().trim().min(1, "Enter a name for the run").max(120),
   config: RunConfigSchema,
@@ -53,10 +90,14 @@ export const createRunAction = defineAction({
       synthesisBudget: numberField(raw.synthesisBudget),
       replayFraction: numberField(raw.replayFraction),
       review: { mode: raw.reviewMode },
+      ...endpointsOf(raw),
     },
   }),
   fieldOf: (path) => {
     if (path[0] !== "config") return path.map(String).join(".");
+    if (path[1] === "agent" || path[1] === "environment") {
+      return ENDPOINT_FIELDS[path.slice(1, 3).join(".")] ?? `${String(path[1])}Kind`;
+    }
     return path[1] === "review" ? "reviewMode" : String(path[1] ?? "form");
   },
   handler: async ({ name, config }, { actor }) => {

@@ -4,7 +4,12 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { getRunProgress, listGenerations } from "@/lib/db/queries/generations";
 import { listComparableSlugs } from "@/lib/db/queries/runs";
-import { RunConfigSchema } from "@/lib/validations/run-config";
+import {
+  httpEnvironmentOf,
+  openAiAgentOf,
+  RunConfigSchema,
+  type RunConfig,
+} from "@/lib/validations/run-config";
 import { formatTime } from "./format";
 import { GenerationsTable } from "./generations-table";
 import { RoundPanel } from "./round-panel";
@@ -103,6 +108,8 @@ export async function RunOverview({
             term="Replay fraction"
             value={`${Math.round(config.replayFraction * 100)}%`}
           />
+          <ConfigItem term="Agent" value={describeAgent(config, canAct)} wide />
+          <ConfigItem term="Environment" value={describeEnvironment(config, canAct)} wide />
         </dl>
       )}
 
@@ -134,11 +141,39 @@ export async function RunOverview({
   );
 }
 
-function ConfigItem({ term, value }: { term: string; value: string | number }) {
+function ConfigItem({
+  term,
+  value,
+  wide = false,
+}: {
+  term: string;
+  value: string | number;
+  wide?: boolean;
+}) {
   return (
-    <div className="min-w-0">
+    <div className={`min-w-0 ${wide ? "col-span-2 sm:col-span-3" : ""}`}>
       <dt className="truncate text-xs text-muted">{term}</dt>
-      <dd className="font-medium tabular-nums">{value}</dd>
+      <dd className="font-medium tabular-nums break-all">{value}</dd>
     </div>
   );
+}
+
+/**
+ * Where rollouts ran. Endpoints are shown to people who can act on the run, not on share pages
+ * (an internal host name is nobody else's business); keys are never in the config at all.
+ */
+function describeAgent(config: RunConfig, showEndpoint: boolean): string {
+  const agent = openAiAgentOf(config);
+  if (!agent) return "builtin policy";
+  const via = agent.connection ? ` · key from connection “${agent.connection}”` : "";
+  return showEndpoint
+    ? `OpenAI-compatible · ${agent.model} at ${agent.baseUrl}${via}`
+    : `OpenAI-compatible · ${agent.model}`;
+}
+
+function describeEnvironment(config: RunConfig, showEndpoint: boolean): string {
+  const environment = httpEnvironmentOf(config);
+  if (!environment) return "ToolWorld (builtin)";
+  const via = environment.connection ? ` · key from connection “${environment.connection}”` : "";
+  return showEndpoint ? `HTTP · ${environment.baseUrl}${via}` : "HTTP environment server";
 }

@@ -162,8 +162,18 @@ export async function TrajectoryView({ run, basePath, trajectoryId }: Trajectory
           )}
         </Fact>
         <Fact term="Side effect">{trajectory.sideEffect ? "yes" : "no"}</Fact>
-        <Fact term="End reason">{trajectory.endReason ?? "—"}</Fact>
+        <Fact term="End reason">
+          {trajectory.endReason === "agent_error"
+            ? "agent error (the endpoint failed)"
+            : (trajectory.endReason ?? "—")}
+        </Fact>
         <Fact term="Steps">{trajectory.stepCount}</Fact>
+        {trajectory.promptTokens !== null && trajectory.completionTokens !== null && (
+          <Fact term="Tokens">
+            {trajectory.promptTokens.toLocaleString("en-US")} prompt ·{" "}
+            {trajectory.completionTokens.toLocaleString("en-US")} completion
+          </Fact>
+        )}
         <Fact term="Mean entropy">{formatNumber(trajectory.meanEntropy)}</Fact>
         <Fact term="Answer">
           {trajectory.answer === null ? (

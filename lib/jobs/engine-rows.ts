@@ -1,6 +1,7 @@
 import type { PoolClient } from "pg";
 import { trajectoryId } from "@/lib/engine/rollout";
 import type {
+  EndReason,
   JsonObject,
   PolicyCheckpoint,
   RolloutPurpose,
@@ -291,7 +292,14 @@ type TrajectoryRow = {
   answer: string | null;
   endReason: string | null;
   failure: string | null;
+  error: string | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
 };
+
+function endReasonOf(stored: string | null): EndReason {
+  return stored === "max_steps" || stored === "agent_error" ? stored : "finish";
+}
 
 /** A generation's trajectories of one purpose, in a canonical order (training is order-sensitive). */
 export async function loadTrajectories(
@@ -301,7 +309,8 @@ export async function loadTrajectories(
   const { rows } = await db.query<TrajectoryRow>(
     `SELECT t.key AS "taskKey", g.index AS generation, tr.purpose, tr."sampleIndex",
             tr."policyVersion", tr.steps, tr.reward, tr.success, tr."sideEffect", tr."stepCount",
-            tr."meanEntropy", tr.answer, tr."endReason", tr.failure
+            tr."meanEntropy", tr.answer, tr."endReason", tr.failure, tr.error,
+            tr."promptTokens", tr."completionTokens"
        FROM "Trajectory" tr
        JOIN "Task" t ON t.id = tr."taskId"
        JOIN "Generation" g ON g.id = tr."generationId"
@@ -325,8 +334,12 @@ export async function loadTrajectories(
       stepCount: row.stepCount,
       meanEntropy: row.meanEntropy,
       answer: row.answer,
-      endReason: row.endReason === "max_steps" ? "max_steps" : "finish",
+      endReason: endReasonOf(row.endReason),
       failure: row.failure,
+      ...(row.error !== null ? { error: row.error } : {}),
+      ...(row.promptTokens !== null && row.completionTokens !== null
+        ? { usage: { promptTokens: row.promptTokens, completionTokens: row.completionTokens } }
+        : {}),
     };
   });
 }

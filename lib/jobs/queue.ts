@@ -1,5 +1,6 @@
 import PgBoss from "pg-boss";
 import type { PoolClient } from "pg";
+import { JOB_EXPIRY_SECONDS, REMOTE_STAGE_EXPIRY_SECONDS } from "./expiry";
 
 /**
  * The Postgres job queue (pg-boss). Jobs carry ids only: the Generation row holds a round's state
@@ -19,12 +20,7 @@ export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
 export type StageJob = { generationId: number; attempt: number };
 export type RolloutJob = { generationId: number; attempt: number; batchIndex: number };
 
-/**
- * How long a job may stay active before the queue presumes its worker dead and hands it to
- * another: the bound on recovery time after a `kill -9`. Builtin stages take well under a second
- * per batch; runs with slow external agents raise it through the run config (a later issue).
- */
-export const JOB_EXPIRY_SECONDS = 30;
+export { JOB_EXPIRY_SECONDS } from "./expiry";
 /** How often some worker sweeps expired jobs back into the queue. */
 export const MAINTENANCE_INTERVAL_SECONDS = 5;
 
@@ -79,8 +75,25 @@ export function inTransaction(client: PoolClient): PgBoss.Db {
   };
 }
 
+/**
+ * The stage job expiry the generation's run needs: an agent or environment given as an object
+ * (rather than "builtin"/"toolworld") is remote (see expiry.ts).
+ */
+async function stageExpiryOf(client: PoolClient, generationId: number): Promise<number> {
+  const { rows } = await client.query<{ isRemote: boolean }>(
+    `SELECT jsonb_typeof(r.config -> 'agent') = 'object'
+            OR jsonb_typeof(r.config -> 'environment') = 'object' AS "isRemote"
+       FROM "Generation" g JOIN "Run" r ON r.id = g."runId" WHERE g.id = $1`,
+    [generationId],
+  );
+  return rows[0]?.isRemote ? REMOTE_STAGE_EXPIRY_SECONDS : JOB_EXPIRY_SECONDS;
+}
+
 export async function enqueueStage(boss: PgBoss, client: PoolClient, job: StageJob): Promise<void> {
-  await boss.send(QUEUE.stage, job, { db: inTransaction(client) });
+  await boss.send(QUEUE.stage, job, {
+    db: inTransaction(client),
+    expireInSeconds: await stageExpiryOf(client, job.generationId),
+  });
 }
 
 /** A stage job that becomes visible at `startAfter`: how a deadline wakes the stage up. */
@@ -90,17 +103,28 @@ export async function enqueueStageAt(
   job: StageJob,
   startAfter: Date,
 ): Promise<void> {
-  await boss.send(QUEUE.stage, job, { db: inTransaction(client), startAfter });
+  await boss.send(QUEUE.stage, job, {
+    db: inTransaction(client),
+    startAfter,
+    expireInSeconds: await stageExpiryOf(client, job.generationId),
+  });
 }
 
 export async function enqueueRolloutBatches(
   boss: PgBoss,
   client: PoolClient,
   jobs: RolloutJob[],
+  /** Per job (same order), for batches that may outlast the default expiry; null keeps it. */
+  expireInSeconds: (number | null)[] = [],
 ): Promise<void> {
   if (jobs.length === 0) return;
   await boss.insert(
-    jobs.map((data) => ({ name: QUEUE.rollout, data, ...queueDefaults })),
+    jobs.map((data, i) => ({
+      name: QUEUE.rollout,
+      data,
+      ...queueDefaults,
+      expireInSeconds: expireInSeconds[i] ?? queueDefaults.expireInSeconds,
+    })),
     { db: inTransaction(client) },
   );
 }

@@ -4,12 +4,17 @@ import { insertTrajectories } from "@/lib/db/mutations/trajectories";
 import { refreshDataStats } from "@/lib/db/mutations/data-stats";
 import { withTransaction } from "@/lib/db/transaction";
 import { curateTasks } from "@/lib/engine/curation/curate";
-import { createBuiltinDeps, type EngineDeps } from "@/lib/engine/engine";
+import type { EngineDeps } from "@/lib/engine/engine";
 import { summarizeHeldout } from "@/lib/engine/evaluation";
 import { createHistory, updateHistory } from "@/lib/engine/history";
 import { isSeedPoolTask, selectNextPool } from "@/lib/engine/pool";
 import { rolloutBatch } from "@/lib/engine/rollout";
-import { createBasePolicy, generateEvaluationSet, generateSeedPool } from "@/lib/engine/setup";
+import {
+  createBasePolicy,
+  createBasePolicyAsync,
+  generateEvaluationSet,
+  generateSeedPool,
+} from "@/lib/engine/setup";
 import {
   countUsage,
   detectForgetting,
@@ -30,6 +35,7 @@ import type { RunHistory, Task, Trajectory } from "@/lib/engine/types";
 import type { Stage } from "@/lib/generated/prisma/enums";
 import {
   externalTrainerOf,
+  httpEnvironmentOf,
   parseRunConfig,
   type ExternalTrainerConfig,
   type RunConfig,
@@ -45,6 +51,8 @@ import {
   saveCheckpoint,
   type StoredTask,
 } from "./engine-rows";
+import { createRunDeps } from "./deps";
+import { rolloutBatchExpirySeconds } from "./expiry";
 import {
   defaultExternalTrainerSetup,
   describeTimeout,
@@ -77,8 +85,10 @@ import {
 export type RoundContext = {
   pool: Pool;
   boss: PgBoss;
-  /** Engine parts for a run's config; tests substitute failing ones. */
-  depsFor?: (config: RunConfig) => EngineDeps;
+  /** Engine parts for a run's config; tests substitute failing ones. Default: createRunDeps. */
+  depsFor?: (config: RunConfig, runId: number) => EngineDeps | Promise<EngineDeps>;
+  /** Opens the API keys of the connections a run's agent or environment names. */
+  secretKey?: Buffer;
   /** Where external trainers' data goes and the URL they call back; defaults from the env. */
   externalTrainer?: ExternalTrainerSetup;
   /** The API key of a saved trainer-webhook connection, for webhooks that name one. */
@@ -253,8 +263,9 @@ async function commitStage(
   }
 }
 
-function depsOf(ctx: RoundContext, config: RunConfig): EngineDeps {
-  return (ctx.depsFor ?? createBuiltinDeps)(config);
+async function depsOf(ctx: RoundContext, config: RunConfig, runId: number): Promise<EngineDeps> {
+  if (ctx.depsFor) return ctx.depsFor(config, runId);
+  return createRunDeps(config, { db: ctx.pool, runId, secretKey: ctx.secretKey });
 }
 
 /** Entry point of a stage job. */
@@ -323,7 +334,7 @@ async function runStage(ctx: RoundContext, gen: Claimed): Promise<void> {
 }
 
 async function seedStage(ctx: RoundContext, gen: Claimed): Promise<void> {
-  const deps = depsOf(ctx, gen.config);
+  const deps = await depsOf(ctx, gen.config, gen.runId);
   const heldout = await generateEvaluationSet(deps.environment, gen.config, "heldout");
   const seeds = await generateSeedPool(deps.environment, gen.config);
   const validated = await validateTasks(deps, {
@@ -336,7 +347,11 @@ async function seedStage(ctx: RoundContext, gen: Claimed): Promise<void> {
     ...t,
     review: { status: "approved" as const, by: "system", note: "seed pool" },
   }));
-  const base = createBasePolicy(deps.environment, gen.config);
+  // A remote environment has no in-process world to clone demonstrations in: the async builder
+  // plays them over the protocol and reaches the same base policy.
+  const base = httpEnvironmentOf(gen.config)
+    ? await createBasePolicyAsync(deps.environment, gen.config)
+    : createBasePolicy(deps.environment, gen.config);
   await commitStage(ctx, gen, "SEED", async (client) => {
     await insertTasks(client, { runId: gen.runId, generationId: gen.id, tasks: heldout });
     await insertTasks(client, { runId: gen.runId, generationId: gen.id, tasks: seedTasks });
@@ -388,28 +403,35 @@ async function batchedStage(ctx: RoundContext, gen: Claimed, stage: "ROLLOUT" | 
         ctx.boss,
         client,
         chunks.map((_, batchIndex) => ({ generationId: gen.id, attempt: gen.attempt, batchIndex })),
+        chunks.map((chunk) => batchExpiry(gen.config, stage, chunk.length)),
       );
     });
     if (chunks.length > 0) return;
   } else if (batches.some((batch) => batch.doneAt === null)) {
     // A retry (after a crash or a resume): hand the unfinished batches out again. Doubles are
     // harmless: a finished batch ignores its job, and rows are unique.
+    const unfinished = batches.filter((batch) => batch.doneAt === null);
+    const size = stage === "ROLLOUT" ? ROLLOUT_SLOTS_PER_BATCH : EVAL_TASKS_PER_BATCH;
     await withTransaction(ctx.pool, (client) =>
       enqueueRolloutBatches(
         ctx.boss,
         client,
-        batches
-          .filter((batch) => batch.doneAt === null)
-          .map((batch) => ({
-            generationId: gen.id,
-            attempt: gen.attempt,
-            batchIndex: batch.batchIndex,
-          })),
+        unfinished.map((batch) => ({
+          generationId: gen.id,
+          attempt: gen.attempt,
+          batchIndex: batch.batchIndex,
+        })),
+        unfinished.map(() => batchExpiry(gen.config, stage, size)),
       ),
     );
     return;
   }
   await (stage === "ROLLOUT" ? finishRollout(ctx, gen) : finishEvaluate(ctx, gen));
+}
+
+/** Episodes in a batch of `items` slots (× G for training) sized against the agent's limits. */
+function batchExpiry(config: RunConfig, stage: "ROLLOUT" | "EVALUATE", items: number) {
+  return rolloutBatchExpirySeconds(config, stage === "ROLLOUT" ? items * config.groupSize : items);
 }
 
 async function batchItems(ctx: RoundContext, gen: Claimed, stage: "ROLLOUT" | "EVALUATE") {
@@ -427,8 +449,26 @@ async function batchItems(ctx: RoundContext, gen: Claimed, stage: "ROLLOUT" | "E
   return rows.map((row) => row.position);
 }
 
-/** Entry point of a rollout-batch job. */
+/**
+ * Entry point of a rollout-batch job. A batch that cannot run for a reason a retry will not fix
+ * (a connection that does not exist, an environment server answering errors) fails the round
+ * with that reason, as a stage does, instead of being retried until the queue gives up silently.
+ */
 export async function runRolloutJob(ctx: RoundContext, job: RolloutJob): Promise<void> {
+  try {
+    await rolloutJob(ctx, job);
+  } catch (error) {
+    if (isRetryable(error)) throw error;
+    const { rows } = await ctx.pool.query<{ stage: Stage }>(
+      `SELECT stage FROM "Generation" WHERE id = $1`,
+      [job.generationId],
+    );
+    if (!rows[0]) return;
+    await markFailed(ctx.pool, { id: job.generationId, attempt: job.attempt, ...rows[0] }, error);
+  }
+}
+
+async function rolloutJob(ctx: RoundContext, job: RolloutJob): Promise<void> {
   const { rows } = await ctx.pool.query<{
     runId: number;
     index: number;
@@ -451,7 +491,7 @@ export async function runRolloutJob(ctx: RoundContext, job: RolloutJob): Promise
   if (!batch || batch.doneAt) return;
   if (batch.stage !== "ROLLOUT" && batch.stage !== "EVALUATE") return;
   const config = parseRunConfig(batch.config);
-  const deps = depsOf(ctx, config);
+  const deps = await depsOf(ctx, config, batch.runId);
 
   const isTrain = batch.stage === "ROLLOUT";
   // Training rollouts: pool g by policy g, stored under generation g. Evaluation: policy g+1.
@@ -555,7 +595,9 @@ function toTrajectoryRow(t: Trajectory, generationId: number, dbIdByKey: Map<str
     answer: t.answer,
     endReason: t.endReason,
     failure: t.failure,
-    error: null,
+    error: t.error ?? null,
+    promptTokens: t.usage?.promptTokens ?? null,
+    completionTokens: t.usage?.completionTokens ?? null,
   };
 }
 
@@ -637,7 +679,7 @@ async function finishRollout(ctx: RoundContext, gen: Claimed): Promise<void> {
 }
 
 async function trainStage(ctx: RoundContext, gen: Claimed): Promise<void> {
-  const deps = depsOf(ctx, gen.config);
+  const deps = await depsOf(ctx, gen.config, gen.runId);
   const trajectories = await loadTrajectories(ctx.pool, {
     generationId: gen.previousId!,
     purpose: "TRAIN",
@@ -833,7 +875,7 @@ async function finishEvaluate(ctx: RoundContext, gen: Claimed): Promise<void> {
 }
 
 async function signalsStage(ctx: RoundContext, gen: Claimed): Promise<void> {
-  const deps = depsOf(ctx, gen.config);
+  const deps = await depsOf(ctx, gen.config, gen.runId);
   const g = gen.index - 1;
   const trajectories = await loadTrajectories(ctx.pool, {
     generationId: gen.previousId!,
@@ -881,7 +923,7 @@ async function signalsStage(ctx: RoundContext, gen: Claimed): Promise<void> {
 }
 
 async function synthesizeStage(ctx: RoundContext, gen: Claimed): Promise<void> {
-  const deps = depsOf(ctx, gen.config);
+  const deps = await depsOf(ctx, gen.config, gen.runId);
   const signals = await loadSignals(ctx.pool, { generationId: gen.previousId! });
   const tasksById = indexTasks((await loadTrainTasks(ctx, gen)).map((s) => s.task));
   const candidates = await synthesizeTasks(deps, {
@@ -910,7 +952,7 @@ async function countBorn(client: PoolClient, generationId: number): Promise<numb
 }
 
 async function validateStage(ctx: RoundContext, gen: Claimed): Promise<void> {
-  const deps = depsOf(ctx, gen.config);
+  const deps = await depsOf(ctx, gen.config, gen.runId);
   const born = await loadTasks(ctx.pool, {
     runId: gen.runId,
     environment: gen.environment,

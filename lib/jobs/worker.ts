@@ -9,7 +9,7 @@ import { runRolloutJob, runStageJob, type RoundContext } from "./rounds";
 export type WorkerOptions = {
   connectionString: string;
   /** Engine parts per run config; tests substitute failing ones. */
-  depsFor?: (config: RunConfig) => EngineDeps;
+  depsFor?: (config: RunConfig, runId: number) => EngineDeps | Promise<EngineDeps>;
   /** Data dir and public URL for external trainers; default from COEVOLVE_DATA_DIR/PUBLIC_URL. */
   externalTrainer?: ExternalTrainerSetup;
   /** Opens saved API keys; default from COEVOLVE_SECRET_KEY or the data dir's key file. */
@@ -36,6 +36,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     pool,
     boss,
     depsFor: options.depsFor,
+    secretKey: options.secretKey,
     externalTrainer: options.externalTrainer,
     resolveConnectionKey: async (name, runId) => {
       const resolved = await resolveConnectionSecret(pool, {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { externalTrainerOf, parseRunConfig, RunConfigSchema } from "./run-config";
+import {
+  agentLabel,
+  environmentLabel,
+  externalTrainerOf,
+  httpEnvironmentOf,
+  openAiAgentOf,
+  parseRunConfig,
+  RunConfigSchema,
+} from "./run-config";
 
 const issuesOf = (input: unknown) => {
   const result = RunConfigSchema.safeParse(input);
@@ -60,5 +68,72 @@ describe("RunConfig trainer", () => {
         issuesOf({ trainer: { kind: "external", command: ["x"], timeoutMinutes: 0 } }),
       ),
     ).toContain("timeoutMinutes must be more than 0");
+  });
+});
+
+describe("RunConfig agent and environment", () => {
+  it("still reads configs stored before they could name endpoints", () => {
+    const stored = parseRunConfig({ agent: "builtin", environment: "toolworld" });
+    expect(stored.agent).toBe("builtin");
+    expect(stored.environment).toBe("toolworld");
+    expect(openAiAgentOf(stored)).toBeNull();
+    expect(httpEnvironmentOf(stored)).toBeNull();
+    expect([agentLabel(stored), environmentLabel(stored)]).toEqual(["builtin", "toolworld"]);
+  });
+
+  it("fills an OpenAI-compatible agent's limits and an HTTP environment with defaults", () => {
+    const config = parseRunConfig({
+      agent: { kind: "openai", baseUrl: "http://gpu:8000/v1", model: "qwen", connection: "vllm" },
+      environment: { kind: "http", baseUrl: "https://env.internal", connection: "appworld" },
+    });
+    expect(openAiAgentOf(config)).toEqual({
+      kind: "openai",
+      baseUrl: "http://gpu:8000/v1",
+      model: "qwen",
+      connection: "vllm",
+      concurrency: 4,
+      timeoutMs: 60_000,
+      retries: 3,
+      requestLogprobs: false,
+      topLogprobs: 0,
+      sendTaskId: false,
+    });
+    expect(httpEnvironmentOf(config)).toEqual({
+      kind: "http",
+      baseUrl: "https://env.internal",
+      connection: "appworld",
+    });
+    expect([agentLabel(config), environmentLabel(config)]).toEqual(["openai", "http"]);
+  });
+
+  it("says which field is wrong", () => {
+    expect(issuesOf({ agent: "gpt-4" })).toEqual([
+      'agent: agent must be "builtin" or { kind: "openai", baseUrl, model, … }',
+    ]);
+    expect(issuesOf({ agent: { kind: "openai" } })).toEqual([
+      "agent.baseUrl: agent.baseUrl is required",
+      "agent.model: agent.model is required (the served model name)",
+    ]);
+    expect(
+      issuesOf({ agent: { kind: "openai", baseUrl: "file:///etc", model: "m", concurrency: 0 } }),
+    ).toEqual([
+      "agent.baseUrl: agent.baseUrl must be an http(s) URL",
+      "agent.concurrency: agent.concurrency must be at least 1",
+    ]);
+    expect(issuesOf({ environment: { kind: "http" } })).toEqual([
+      "environment.baseUrl: environment.baseUrl is required",
+    ]);
+    expect(
+      issuesOf({ environment: { kind: "http", baseUrl: "http://e", connection: "no spaces" } }),
+    ).toEqual([
+      "environment.connection: Use 1–63 letters, digits, dots, dashes or underscores, starting with a letter or digit",
+    ]);
+  });
+
+  it("has no place for an API key", () => {
+    const config = parseRunConfig({
+      agent: { kind: "openai", baseUrl: "http://h/v1", model: "m", apiKey: "sk-secret" },
+    });
+    expect(JSON.stringify(config)).not.toContain("sk-secret");
   });
 });

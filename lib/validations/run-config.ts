@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ConnectionNameSchema } from "./connection";
 
 /**
  * One run's configuration, shared by the CLI, server actions and the API. Every field has a
@@ -114,12 +115,122 @@ export function externalTrainerOf(
   return typeof config.trainer === "object" ? config.trainer : null;
 }
 
+const connectionName = ConnectionNameSchema;
+
+// A missing field becomes "" so the union keeps the object branch and reports "is required"
+// instead of its generic "must be … or …" message.
+const present = (value: unknown) => value ?? "";
+
+const httpUrl = (field: string) =>
+  z.preprocess(
+    present,
+    z.url({
+      protocol: /^https?$/,
+      error: (issue) =>
+        issue.input === "" ? `${field} is required` : `${field} must be an http(s) URL`,
+    }),
+  );
+
+/**
+ * An agent behind any OpenAI-compatible chat-completions endpoint (vLLM, SGLang, Ollama,
+ * llama.cpp server, OpenAI, this project's /api/openai/v1). The API key is never here: `connection`
+ * names a saved openai connection whose key the worker decrypts right before calling.
+ */
+export const OpenAiAgentConfigSchema = z.object({
+  kind: z.literal("openai"),
+  /** Up to and including `/v1`. */
+  baseUrl: httpUrl("agent.baseUrl"),
+  /**
+   * The served model name. `{run}` becomes the run's slug, `{version}` the policy version of the
+   * rollout (`{run}@v{version}` addresses this dashboard's own /api/openai/v1 endpoint).
+   */
+  model: z.preprocess(
+    present,
+    z.string().trim().min(1, "agent.model is required (the served model name)").max(200),
+  ),
+  connection: connectionName.optional(),
+  concurrency: z
+    .number()
+    .int("agent.concurrency must be a whole number")
+    .min(1, "agent.concurrency must be at least 1")
+    .max(256, "agent.concurrency is at most 256")
+    .default(4),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(1_000, "agent.timeoutMs must be at least 1000 (1 s)")
+    .max(600_000, "agent.timeoutMs is at most 600000 (10 min)")
+    .default(60_000),
+  retries: z
+    .number()
+    .int()
+    .min(0, "agent.retries cannot be negative")
+    .max(10, "agent.retries is at most 10")
+    .default(3),
+  requestLogprobs: z.boolean().default(false),
+  /** Alternatives per token with `requestLogprobs`; lets step entropy be estimated. */
+  topLogprobs: z.number().int().min(0).max(1000).default(0),
+  maxTokens: z.number().int().positive("agent.maxTokens must be more than 0").optional(),
+  /** Overrides the round's rollout/eval temperature (for models that need a fixed one). */
+  temperature: z.number().min(0, "agent.temperature cannot be negative").max(2).optional(),
+  /** Send `metadata.task_id` (only this project's policy server reads it; hosted APIs may refuse). */
+  sendTaskId: z.boolean().default(false),
+});
+
+/** An environment server speaking the coevolve-env/1 HTTP protocol (lib/engine/environments/http). */
+export const HttpEnvironmentConfigSchema = z.object({
+  kind: z.literal("http"),
+  baseUrl: httpUrl("environment.baseUrl"),
+  /** A saved http-environment connection whose key is sent as `Authorization: Bearer …`. */
+  connection: connectionName.optional(),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(1_000, "environment.timeoutMs must be at least 1000 (1 s)")
+    .max(600_000, "environment.timeoutMs is at most 600000 (10 min)")
+    .optional(),
+});
+
+export const AgentSchema = z
+  .union([z.literal("builtin"), OpenAiAgentConfigSchema], {
+    error: 'agent must be "builtin" or { kind: "openai", baseUrl, model, … }',
+  })
+  .default("builtin");
+
+export const EnvironmentSchema = z
+  .union([z.literal("toolworld"), HttpEnvironmentConfigSchema], {
+    error: 'environment must be "toolworld" or { kind: "http", baseUrl, … }',
+  })
+  .default("toolworld");
+
+export type OpenAiAgentConfig = z.infer<typeof OpenAiAgentConfigSchema>;
+export type HttpEnvironmentConfig = z.infer<typeof HttpEnvironmentConfigSchema>;
+
+export function openAiAgentOf(config: Pick<RunConfig, "agent">): OpenAiAgentConfig | null {
+  return typeof config.agent === "object" ? config.agent : null;
+}
+
+export function httpEnvironmentOf(
+  config: Pick<RunConfig, "environment">,
+): HttpEnvironmentConfig | null {
+  return typeof config.environment === "object" ? config.environment : null;
+}
+
+/** The Run row's `agent` and `environment` columns: short labels, never endpoints or keys. */
+export function agentLabel(config: Pick<RunConfig, "agent">): string {
+  return typeof config.agent === "object" ? config.agent.kind : config.agent;
+}
+
+export function environmentLabel(config: Pick<RunConfig, "environment">): string {
+  return typeof config.environment === "object" ? config.environment.kind : config.environment;
+}
+
 export const RunConfigSchema = z.object({
   mode: z.enum(RUN_MODES).default("coevolve"),
   seed: z.number().int().min(0).default(1),
   rounds: z.number().int().min(0).max(1000).default(10),
-  environment: z.literal("toolworld").default("toolworld"),
-  agent: z.literal("builtin").default("builtin"),
+  environment: EnvironmentSchema,
+  agent: AgentSchema,
   trainer: TrainerSchema,
   synthesizer: z.literal("builtin").default("builtin"),
 

@@ -30,7 +30,24 @@ const reviewOptions: Record<RunConfig["review"]["mode"], string> = {
   manual: "Manual: people approve each task",
 };
 
-type FieldName = keyof NewRunDefaults | "name";
+/** A saved workspace connection the Advanced section offers (never its key). */
+export type ConnectionChoice = {
+  name: string;
+  kind: "openai" | "http-environment";
+  baseUrl: string;
+  model: string | null;
+};
+
+type FieldName =
+  | keyof NewRunDefaults
+  | "name"
+  | "agentKind"
+  | "agentBaseUrl"
+  | "agentModel"
+  | "agentConnection"
+  | "environmentKind"
+  | "environmentBaseUrl"
+  | "environmentConnection";
 
 /**
  * The "New run" disclosure on the runs page. Validation happens on the server (the run config
@@ -39,9 +56,11 @@ type FieldName = keyof NewRunDefaults | "name";
  */
 export function NewRunForm({
   defaults,
+  connections = [],
   children,
 }: {
   defaults: NewRunDefaults;
+  connections?: ConnectionChoice[];
   children: ReactNode;
 }) {
   const [isOpen, setOpen] = useState(false);
@@ -175,6 +194,7 @@ export function NewRunForm({
               errors={errors}
             />
           </div>
+          <AdvancedFields connections={connections} errors={errors} />
           <div className="flex flex-wrap items-center gap-3">
             <button
               type="submit"
@@ -201,6 +221,178 @@ export function NewRunForm({
         </form>
       </div>
     </div>
+  );
+}
+
+/**
+ * Where the agent and the environment run. Collapsed by default: the builtin ones need nothing.
+ * Keys are never typed here, only the name of a saved connection (Settings → Connections).
+ */
+function AdvancedFields({
+  connections,
+  errors,
+}: {
+  connections: ConnectionChoice[];
+  errors: Record<string, string[]>;
+}) {
+  const hasError = Object.keys(errors).some((name) => /^(agent|environment)/.test(name));
+  const [agentKind, setAgentKind] = useState<"builtin" | "openai">("builtin");
+  const [environmentKind, setEnvironmentKind] = useState<"toolworld" | "http">("toolworld");
+  const agentUrl = useRef<HTMLInputElement>(null);
+  const agentModel = useRef<HTMLInputElement>(null);
+  const environmentUrl = useRef<HTMLInputElement>(null);
+
+  // Picking a connection fills the endpoint fields it knows, unless something is typed there.
+  function fillFrom(
+    name: string,
+    targets: (HTMLInputElement | null)[],
+    fields: (keyof ConnectionChoice)[],
+  ) {
+    const chosen = connections.find((c) => c.name === name);
+    if (!chosen) return;
+    targets.forEach((input, i) => {
+      const value = chosen[fields[i]!];
+      if (input && !input.value && typeof value === "string") input.value = value;
+    });
+  }
+
+  return (
+    <details open={hasError || undefined} className="rounded-md border border-border bg-bg p-3">
+      <summary className="cursor-pointer text-sm font-medium">Advanced</summary>
+      <div className="mt-3 grid gap-4 sm:grid-cols-2">
+        <fieldset className="space-y-3">
+          <legend className="text-xs font-semibold uppercase tracking-wide text-muted">
+            Agent
+          </legend>
+          <Field name="agentKind" label="Agent" errors={errors}>
+            {(props) => (
+              <select
+                {...props}
+                value={agentKind}
+                onChange={(event) => setAgentKind(event.target.value as typeof agentKind)}
+              >
+                <option value="builtin">Builtin policy (in-process)</option>
+                <option value="openai">OpenAI-compatible endpoint</option>
+              </select>
+            )}
+          </Field>
+          {agentKind === "openai" && (
+            <>
+              <Field
+                name="agentConnection"
+                label="Agent connection"
+                hint="Holds the API key; none for an endpoint without one"
+                errors={errors}
+              >
+                {(props) => (
+                  <select
+                    {...props}
+                    defaultValue=""
+                    onChange={(event) =>
+                      fillFrom(
+                        event.target.value,
+                        [agentUrl.current, agentModel.current],
+                        ["baseUrl", "model"],
+                      )
+                    }
+                  >
+                    <option value="">No connection (no API key)</option>
+                    {connections
+                      .filter((c) => c.kind === "openai")
+                      .map((c) => (
+                        <option key={c.name} value={c.name}>
+                          {c.name} — {c.baseUrl}
+                        </option>
+                      ))}
+                  </select>
+                )}
+              </Field>
+              <Field
+                name="agentBaseUrl"
+                label="Agent base URL"
+                hint="Up to /v1, e.g. http://gpu-1:8000/v1"
+                errors={errors}
+              >
+                {(props) => <input {...props} ref={agentUrl} type="url" autoComplete="off" />}
+              </Field>
+              <Field
+                name="agentModel"
+                label="Model"
+                hint="The served model name; {run} and {version} are filled in"
+                errors={errors}
+              >
+                {(props) => <input {...props} ref={agentModel} type="text" autoComplete="off" />}
+              </Field>
+              <label className="flex items-start gap-2 text-xs">
+                <input type="checkbox" name="agentSendTaskId" value="on" className="mt-0.5" />
+                <span>
+                  Send task ids
+                  <span className="block text-muted">
+                    Only for this dashboard&apos;s own /api/openai/v1 (hosted APIs may refuse it)
+                  </span>
+                </span>
+              </label>
+            </>
+          )}
+        </fieldset>
+        <fieldset className="space-y-3">
+          <legend className="text-xs font-semibold uppercase tracking-wide text-muted">
+            Environment
+          </legend>
+          <Field name="environmentKind" label="Environment" errors={errors}>
+            {(props) => (
+              <select
+                {...props}
+                value={environmentKind}
+                onChange={(event) =>
+                  setEnvironmentKind(event.target.value as typeof environmentKind)
+                }
+              >
+                <option value="toolworld">ToolWorld (builtin)</option>
+                <option value="http">HTTP environment server</option>
+              </select>
+            )}
+          </Field>
+          {environmentKind === "http" && (
+            <>
+              <Field
+                name="environmentConnection"
+                label="Environment connection"
+                hint="Its key is sent as a bearer token"
+                errors={errors}
+              >
+                {(props) => (
+                  <select
+                    {...props}
+                    defaultValue=""
+                    onChange={(event) =>
+                      fillFrom(event.target.value, [environmentUrl.current], ["baseUrl"])
+                    }
+                  >
+                    <option value="">No connection (no API key)</option>
+                    {connections
+                      .filter((c) => c.kind === "http-environment")
+                      .map((c) => (
+                        <option key={c.name} value={c.name}>
+                          {c.name} — {c.baseUrl}
+                        </option>
+                      ))}
+                  </select>
+                )}
+              </Field>
+              <Field
+                name="environmentBaseUrl"
+                label="Environment base URL"
+                hint="Where the coevolve-env/1 protocol is served"
+                errors={errors}
+              >
+                {(props) => <input {...props} ref={environmentUrl} type="url" autoComplete="off" />}
+              </Field>
+            </>
+          )}
+        </fieldset>
+      </div>
+    </details>
   );
 }
 

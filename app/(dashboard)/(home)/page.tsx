@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import { listConnections } from "@/lib/db/queries/connections";
 import { listRuns } from "@/lib/db/queries/runs";
 import { listHeldoutCurves } from "@/lib/db/queries/stats";
 import { RunConfigSchema } from "@/lib/validations/run-config";
-import { NewRunForm, type NewRunDefaults } from "./new-run-form";
+import { NewRunForm, type ConnectionChoice, type NewRunDefaults } from "./new-run-form";
 import { CompareGroups, RunsTable } from "./runs-table";
 
 export const metadata: Metadata = { title: "Runs" };
@@ -15,6 +16,12 @@ export default async function RunsPage() {
   const curves = await listHeldoutCurves({ runIds: runs.map((run) => run.id) });
   const heldout = Object.fromEntries(
     [...curves].map(([runId, curve]) => [runId, curve.map((point) => point.rate)]),
+  );
+  // Workspace connections only: a run's own connections are made after the run exists.
+  const connections = (await listConnections()).flatMap((c): ConnectionChoice[] =>
+    c.runSlug === null && (c.kind === "openai" || c.kind === "http-environment")
+      ? [{ name: c.name, kind: c.kind, baseUrl: c.baseUrl, model: c.model }]
+      : [],
   );
   const config = RunConfigSchema.parse({});
   const defaults: NewRunDefaults = {
@@ -29,7 +36,7 @@ export default async function RunsPage() {
 
   return (
     <section aria-labelledby="runs-heading" className="space-y-6">
-      <NewRunForm defaults={defaults}>
+      <NewRunForm defaults={defaults} connections={connections}>
         <div className="flex items-baseline gap-3">
           <h1 id="runs-heading" className="text-2xl font-semibold tracking-tight">
             Runs

@@ -3,7 +3,7 @@ import type PgBoss from "pg-boss";
 import type { Pool, PoolClient } from "pg";
 import { AppError } from "@/lib/errors";
 import { enqueueStage } from "@/lib/jobs/queue";
-import type { RunConfig } from "@/lib/validations/run-config";
+import { agentLabel, environmentLabel, type RunConfig } from "@/lib/validations/run-config";
 import { withTransaction } from "../transaction";
 
 /**
@@ -68,8 +68,8 @@ export async function createRun(
         slug,
         options.name,
         options.config.mode.toUpperCase(),
-        options.config.environment,
-        options.config.agent,
+        environmentLabel(options.config),
+        agentLabel(options.config),
         options.config.seed,
         JSON.stringify(options.config),
         options.compareGroup ?? null,

@@ -27,11 +27,14 @@ export type TrajectoryInsert = {
   policyVersion: number;
   /** The agent's final answer, when the task asked for one. */
   answer?: string | null;
-  /** "finish" (the agent answered) or "max_steps" (it ran out of steps). */
+  /** "finish" (the agent answered), "max_steps" (it ran out of steps) or "agent_error". */
   endReason?: string | null;
   /** The checker's reason for failing. */
   failure?: string | null;
   error: string | null;
+  /** Tokens an external agent's endpoint reported; absent for the builtin agent. */
+  promptTokens?: number | null;
+  completionTokens?: number | null;
 };
 
 export type InsertTrajectoriesOptions = {
@@ -60,10 +63,12 @@ const COLUMNS = [
   "endReason",
   "failure",
   "error",
+  "promptTokens",
+  "completionTokens",
 ] as const;
 
 /**
- * Rows per statement: 8,000 parameters, far under Postgres' 65,535 limit. Throughput was flat to
+ * Rows per statement: 9,000 parameters, far under Postgres' 65,535 limit. Throughput was flat to
  * slightly better from 250 to 500 rows and fell off beyond 1,000.
  */
 export const CHUNK_ROWS = 500;
@@ -139,7 +144,7 @@ async function insertChunk(
   const count = endRow - startRow;
   const values = params.slice(startRow * COLUMNS.length, endRow * COLUMNS.length);
   // Full chunks reuse one named statement per connection (~0.9 MB of server memory): parsing and
-  // planning 8,000 parameters anew costs ~5% of the insert. Remainders are not worth a name each.
+  // planning 9,000 parameters anew costs ~5% of the insert. Remainders are not worth a name each.
   const result = await db.query({
     ...(count === CHUNK_ROWS ? { name: `insert_trajectories_${CHUNK_ROWS}` } : {}),
     text: insertSql(count),
@@ -194,6 +199,8 @@ function toParameters(rows: readonly TrajectoryInsert[]): unknown[] {
     params[at++] = storableText(row.endReason);
     params[at++] = storableText(row.failure);
     params[at++] = storableText(row.error);
+    params[at++] = row.promptTokens ?? null;
+    params[at++] = row.completionTokens ?? null;
   }
   return params;
 }
@@ -235,6 +242,14 @@ function findProblem(row: TrajectoryInsert): string | null {
     const value = row[key];
     if (!Number.isInteger(value) || value < 0 || value > INT4_MAX) {
       return `${key} must be a non-negative 32-bit integer, got ${String(value)}`;
+    }
+  }
+  for (const key of ["promptTokens", "completionTokens"] as const) {
+    const value = row[key];
+    if (value !== null && value !== undefined) {
+      if (!Number.isInteger(value) || value < 0 || value > INT4_MAX) {
+        return `${key} must be a non-negative 32-bit integer or null, got ${String(value)}`;
+      }
     }
   }
   for (const key of ["reward", "meanEntropy"] as const) {

@@ -35,6 +35,9 @@ export type TrajectoryHeader = {
   failure: string | null;
   error: string | null;
   answer: string | null;
+  /** Reported by an external agent's endpoint; null for the builtin agent. */
+  promptTokens: number | null;
+  completionTokens: number | null;
 };
 
 export type TrajectoryDetail = TrajectoryHeader & { steps: TrajectoryStep[] };
@@ -42,7 +45,8 @@ export type TrajectoryDetail = TrajectoryHeader & { steps: TrajectoryStep[] };
 const HEADER_COLUMNS = `tr.id::text AS id, tr."taskId", t.instruction AS "taskInstruction",
   t.skill AS "taskSkill", t.level AS "taskLevel", g.index AS "generationIndex", tr.purpose,
   tr."sampleIndex", tr."policyVersion", tr.reward, tr.success, tr."stepCount", tr."meanEntropy",
-  tr.advantage, tr."sideEffect", tr."endReason", tr.failure, tr.error, tr.answer`;
+  tr.advantage, tr."sideEffect", tr."endReason", tr.failure, tr.error, tr.answer,
+  tr."promptTokens", tr."completionTokens"`;
 
 export type GetTrajectoryOptions = { runId: number; trajectoryId: string; db?: Queryable };
 

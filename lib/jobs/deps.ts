@@ -1,0 +1,179 @@
+import { createHash } from "node:crypto";
+import type { Pool } from "pg";
+import { resolveConnectionSecret } from "@/lib/connections/resolve";
+import { createOpenAiAgent } from "@/lib/engine/agents/openai/agent";
+import { createBuiltinDeps, type EngineDeps } from "@/lib/engine/engine";
+import { connectHttpEnvironment } from "@/lib/engine/environments/http/client";
+import type { Agent, Environment, Synthesizer } from "@/lib/engine/interfaces";
+import {
+  createRuleSynthesizer,
+  createUniformSynthesizer,
+} from "@/lib/engine/synthesizers/rule-based";
+import { createGrpoTrainer } from "@/lib/engine/trainers/grpo";
+import type { PolicyCheckpoint } from "@/lib/engine/types";
+import {
+  httpEnvironmentOf,
+  openAiAgentOf,
+  type HttpEnvironmentConfig,
+  type OpenAiAgentConfig,
+  type RunConfig,
+} from "@/lib/validations/run-config";
+
+/**
+ * The engine parts a run's config asks for, for the worker. Builtin parts are the embedded
+ * defaults; an OpenAI-compatible agent or an HTTP environment is built from the config plus the
+ * API key of the connection it names, decrypted here and handed only to the client that sends it.
+ */
+
+export type RunDepsOptions = {
+  db: Pick<Pool, "query">;
+  runId: number;
+  /** Opens saved API keys; defaults to COEVOLVE_SECRET_KEY or the data dir's key file. */
+  secretKey?: Buffer;
+};
+
+/** The one place a run's synthesizer is chosen. */
+export function synthesizerFor(config: Pick<RunConfig, "mode" | "synthesizer">): Synthesizer {
+  switch (config.synthesizer) {
+    case "builtin":
+      return config.mode === "uniform" ? createUniformSynthesizer() : createRuleSynthesizer();
+  }
+}
+
+export async function createRunDeps(
+  config: RunConfig,
+  options: RunDepsOptions,
+): Promise<EngineDeps> {
+  const remoteEnvironment = httpEnvironmentOf(config);
+  const remoteAgent = openAiAgentOf(config);
+  const builtin = createBuiltinDeps({
+    mode: config.mode,
+    environment: "toolworld",
+    agent: "builtin",
+  });
+  const synthesizer = synthesizerFor(config);
+  if (!remoteEnvironment && !remoteAgent) return { ...builtin, synthesizer };
+
+  const environment = remoteEnvironment
+    ? await connectedEnvironment(remoteEnvironment, options)
+    : builtin.environment;
+  return {
+    environment,
+    agent: remoteAgent ? await openAiAgent(remoteAgent, options) : builtin.agent,
+    // The GRPO trainer replays tool calls through the environment's views, so it must use the
+    // same (possibly remote) environment the rollouts ran in.
+    trainer: remoteEnvironment ? createGrpoTrainer(environment) : builtin.trainer,
+    synthesizer,
+    validator: builtin.validator,
+  };
+}
+
+/**
+ * Clients cached per worker process: one HTTP environment connection (its /describe done once)
+ * and one agent per run, config and key, so the agent's concurrency limit holds across the
+ * batches a worker runs at once. A changed config or a rotated key makes a new entry.
+ */
+const MAX_CACHED = 32;
+const environments = new Map<string, Promise<Environment>>();
+const agents = new Map<string, Agent>();
+
+function remember<T>(cache: Map<string, T>, key: string, value: T): T {
+  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+  return value;
+}
+
+function cacheKey(runId: number, config: object, apiKey: string | null): string {
+  const keyHash = apiKey ? createHash("sha256").update(apiKey).digest("hex") : "";
+  return `${runId}\n${JSON.stringify(config)}\n${keyHash}`;
+}
+
+async function connectionKey(
+  name: string | undefined,
+  kind: "openai" | "http-environment",
+  options: RunDepsOptions,
+): Promise<string | null> {
+  if (!name) return null;
+  const resolved = await resolveConnectionSecret(options.db, {
+    name,
+    runId: options.runId,
+    kind,
+    secretKey: options.secretKey,
+  });
+  return resolved.apiKey;
+}
+
+function redacted(error: unknown, secret: string | null): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(secret ? message.split(secret).join("[redacted]") : message);
+}
+
+async function connectedEnvironment(
+  config: HttpEnvironmentConfig,
+  options: RunDepsOptions,
+): Promise<Environment> {
+  const apiKey = await connectionKey(config.connection, "http-environment", options);
+  const key = cacheKey(options.runId, config, apiKey);
+  const cached = environments.get(key);
+  if (cached) return cached;
+  const connecting = connectHttpEnvironment({
+    baseUrl: config.baseUrl,
+    timeoutMs: config.timeoutMs,
+    headers: apiKey ? { authorization: `Bearer ${apiKey}` } : undefined,
+  }).catch((error: unknown) => {
+    // A failed connect is not cached: the next job tries again.
+    environments.delete(key);
+    throw redacted(error, apiKey);
+  });
+  return remember(environments, key, connecting);
+}
+
+/**
+ * The model a request names. `{run}` becomes the run's slug and `{version}` the policy version
+ * of the rollout: `{run}@v{version}` is how the dashboard's own /api/openai/v1 names a run's
+ * checkpoints, and a server with one adapter per version can be addressed the same way.
+ */
+export function modelNameFor(
+  template: string,
+  runSlug: string,
+): string | ((policy: PolicyCheckpoint) => string) {
+  const named = template.split("{run}").join(runSlug);
+  if (!named.includes("{version}")) return named;
+  return (policy) => named.split("{version}").join(String(policy.version));
+}
+
+async function runSlug(options: RunDepsOptions): Promise<string> {
+  const { rows } = await options.db.query<{ slug: string }>(
+    `SELECT slug FROM "Run" WHERE id = $1`,
+    [options.runId],
+  );
+  if (!rows[0]) throw new Error(`run ${options.runId} does not exist`);
+  return rows[0].slug;
+}
+
+async function openAiAgent(config: OpenAiAgentConfig, options: RunDepsOptions): Promise<Agent> {
+  const apiKey = await connectionKey(config.connection, "openai", options);
+  const key = cacheKey(options.runId, config, apiKey);
+  const cached = agents.get(key);
+  if (cached) return cached;
+  return remember(
+    agents,
+    key,
+    createOpenAiAgent({
+      baseUrl: config.baseUrl,
+      model: modelNameFor(
+        config.model,
+        config.model.includes("{run}") ? await runSlug(options) : "",
+      ),
+      apiKey: apiKey ?? undefined,
+      concurrency: config.concurrency,
+      timeoutMs: config.timeoutMs,
+      retries: config.retries,
+      requestLogprobs: config.requestLogprobs,
+      topLogprobs: config.topLogprobs,
+      maxTokens: config.maxTokens,
+      temperature: config.temperature,
+      sendTaskId: config.sendTaskId,
+    }),
+  );
+}

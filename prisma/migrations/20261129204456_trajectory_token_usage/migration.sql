@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "Trajectory" ADD COLUMN     "completionTokens" INTEGER,
+ADD COLUMN     "promptTokens" INTEGER;
+
