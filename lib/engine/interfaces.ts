@@ -71,6 +71,12 @@ export type PortableTask = {
   spec: JsonObject;
   /** Replaces the reference solution held in the spec, when given. */
   reference?: ToolCall[];
+  /**
+   * Replaces the checker's expected outcome held in the spec, when given: the final answer (null
+   * when none is asked) and the net world changes, in the environment's effect vocabulary
+   * (ToolWorld: `spec.expect`). The LLM synthesizer states it separately from the world.
+   */
+  expect?: { answer: string | null; effects: string[] };
 };
 
 /** Where a rebuilt task is born: imported seed tasks enter generation 0 of the train split. */
@@ -164,6 +170,8 @@ export type SynthesisRequest = {
   /** Targeting knobs; a synthesizer may ignore them. */
   options: { harderAbove: number; maxPerCell: number };
   environment: Environment;
+  /** The trajectories signals point at (`signal.trajectoryId`): what went wrong or was unsure. */
+  trajectoriesById?: Record<string, Trajectory>;
 };
 
 export type Synthesizer = {
