@@ -52,7 +52,7 @@ A curriculum signal says where the agent needs practice. Write ONE new task that
 ## Skills and levels
 {{skills}}
 
-## Signal
+## Signal: {{signal_kind}}
 {{signal}}
 
 ## Source task
