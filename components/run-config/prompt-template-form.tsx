@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useId } from "react";
+import { useActionState, useId, useState } from "react";
 import { buttonClass } from "@/components/ui/button";
 import type { ActionResult, ActionState } from "@/lib/actions/safe-action";
 
@@ -24,6 +24,8 @@ export function PromptTemplateForm({
   action,
 }: PromptTemplateFormProps) {
   const id = useId();
+  // Controlled, so a refused save keeps what the person wrote (React resets uncontrolled fields).
+  const [text, setText] = useState(template);
   const [state, formAction, isPending] = useActionState<
     ActionState<{ promptTemplate: string }>,
     FormData
@@ -40,7 +42,8 @@ export function PromptTemplateForm({
       <textarea
         id={`${id}-template`}
         name="promptTemplate"
-        defaultValue={saved ?? template}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
         rows={24}
         spellCheck={false}
         required
