@@ -121,6 +121,8 @@ export function externalTrainerOf(
 
 export const PromptTemplateSchema = z
   .string()
+  // Browsers submit textarea line breaks as CRLF.
+  .overwrite((text) => text.replace(/\r\n?/g, "\n"))
   .trim()
   .min(1, "the prompt template cannot be empty")
   .max(50_000, "the prompt template is at most 50,000 characters")

@@ -70,6 +70,10 @@ describe("run config synthesizer", () => {
     expect(messages({ ...llm, promptTemplate: "Use {{tools}} and {{nope}} and {{bad}}" })).toEqual([
       `synthesizer.promptTemplate: unknown placeholders {{nope}}, {{bad}} (known: ${Object.keys(PROMPT_PLACEHOLDERS).join(", ")})`,
     ]);
+    expect(
+      parseRunConfig({ synthesizer: { ...llm, promptTemplate: " {{tools}}\r\n\r\nGo.\r\n" } })
+        .synthesizer,
+    ).toMatchObject({ promptTemplate: "{{tools}}\n\nGo." });
     expect(messages({ ...llm, promptTemplate: "   " })).toEqual([
       "synthesizer.promptTemplate: the prompt template cannot be empty",
     ]);
