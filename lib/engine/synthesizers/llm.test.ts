@@ -8,7 +8,12 @@ import { runInMemory } from "../run";
 import { startFaultChatServer, type Fault } from "../testing/fault-chat-server";
 import type { Task } from "../types";
 import { createExecutionValidator } from "../validators/execution-validator";
-import { createLlmSynthesizer, planSlots, type LlmSynthesizerOptions } from "./llm";
+import {
+  createLlmSynthesizer,
+  droppedCandidates,
+  planSlots,
+  type LlmSynthesizerOptions,
+} from "./llm";
 import { TASK_SCHEMA_NAME, type LlmTaskOutput } from "./llm-output";
 import { answerWithRules } from "./rule-answer";
 import { createRuleSynthesizer } from "./rule-based";
@@ -90,7 +95,7 @@ describe("LLM synthesizer against the builtin chat server over real HTTP", () =>
       deps,
       onRound: (report) => {
         httpReports.push(report);
-        drops.push(...synthesizer.drops.map((d) => d.reason));
+        drops.push(...droppedCandidates(synthesizer).map((d) => d.reason));
       },
     });
 
@@ -217,6 +222,7 @@ describe("LLM synthesizer faults", () => {
     expect(drops).toHaveLength(request.budget);
     expect(drops.map((d) => d.slot)).toEqual([...Array(request.budget).keys()]);
     expect(drops[0]!.reason).toMatch(/timed out after 150 ms \(gave up after 1 attempt\)$/);
+    expect(droppedCandidates(createRuleSynthesizer())).toEqual([]);
   });
 
   it("500s are retried, then dropped with the reason and without the API key", async () => {

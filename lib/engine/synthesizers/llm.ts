@@ -57,6 +57,12 @@ export type LlmSynthesizer = Synthesizer & {
   readonly drops: readonly SynthesisDrop[];
 };
 
+/** What a synthesizer dropped in its latest call: the LLM synthesizer's drops, else none. */
+export function droppedCandidates(synthesizer: Synthesizer): readonly SynthesisDrop[] {
+  const drops = (synthesizer as Partial<LlmSynthesizer>).drops;
+  return Array.isArray(drops) ? drops : [];
+}
+
 type Slot = { index: number; signal: Signal; use: number };
 
 function byScore(a: Signal, b: Signal) {
