@@ -98,7 +98,10 @@ export type Environment = {
    * environment gave it at birth. Structural problems come back as issues; whether the reference
    * solves it is the validator's job, exactly as for synthesized tasks.
    */
-  taskFromPortable?(input: PortableTask, context: PortableTaskContext): PortableTaskResult;
+  taskFromPortable?(
+    input: PortableTask,
+    context: PortableTaskContext,
+  ): PortableTaskResult | Promise<PortableTaskResult>;
   /** Builtin environments expose synchronous task generation for the in-process fast path. */
   local?: {
     generateTask(request: TaskRequest): Task;

@@ -1,5 +1,5 @@
 import type { EnvironmentCatalog } from "../environment-types";
-import type { Environment, Synthesizer, SynthesisRequest } from "../interfaces";
+import type { Environment, PortableTaskResult, Synthesizer, SynthesisRequest } from "../interfaces";
 import {
   ChatCallFailure,
   createChatClient,
@@ -185,11 +185,17 @@ export function createLlmSynthesizer(options: LlmSynthesizerOptions): LlmSynthes
       }
       const output = readTaskOutput(content, catalog);
       if (typeof output === "string") return drop(slot, output);
-      const built = fromPortable(output.portable, {
-        origin: "synthesized",
-        generation: request.generation,
-        split: "train",
-      });
+      let built: PortableTaskResult;
+      try {
+        built = await fromPortable(output.portable, {
+          origin: "synthesized",
+          generation: request.generation,
+          split: "train",
+        });
+      } catch (error) {
+        // A remote environment may fail to answer; that costs this candidate, not the round.
+        return drop(slot, `the environment could not rebuild the task: ${describeError(error)}`);
+      }
       if (!built.ok) {
         return drop(
           slot,
