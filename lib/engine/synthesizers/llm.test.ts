@@ -153,6 +153,12 @@ describe("LLM synthesizer against the builtin chat server over real HTTP", () =>
     expect(prompt).not.toMatch(/\{\{/);
   });
 
+  it("refuses a template with unknown placeholders when it is built", () => {
+    expect(() => llm({ promptTemplate: "{{tools}} {{trajectories}}" })).toThrow(
+      "the LLM synthesizer's prompt template has unknown placeholders: trajectories",
+    );
+  });
+
   it("a custom template reaches the endpoint as written", async () => {
     const request = await captureRequest();
     const before = bodies.length;

@@ -9,7 +9,12 @@ import {
 import type { ChatCompletionRequest } from "../agents/openai/wire";
 import { createRng, deriveSeed } from "../rng";
 import type { Signal, SignalKind, Task, Trajectory } from "../types";
-import { DEFAULT_PROMPT_TEMPLATE, renderPrompt, type PromptValues } from "./llm-prompt";
+import {
+  DEFAULT_PROMPT_TEMPLATE,
+  renderPrompt,
+  unknownPlaceholders,
+  type PromptValues,
+} from "./llm-prompt";
 import {
   readTaskOutput,
   RELATIONS,
@@ -102,6 +107,13 @@ export function planSlots(request: Pick<SynthesisRequest, "signals" | "budget" |
 export function createLlmSynthesizer(options: LlmSynthesizerOptions): LlmSynthesizer {
   const client = createChatClient({ ...options, owner: "the LLM synthesizer" });
   const template = options.promptTemplate ?? DEFAULT_PROMPT_TEMPLATE;
+  const unknown = unknownPlaceholders(template);
+  if (unknown.length > 0) {
+    // A configuration mistake: refuse at construction rather than drop every candidate later.
+    throw new Error(
+      `the LLM synthesizer's prompt template has unknown placeholders: ${unknown.join(", ")}`,
+    );
+  }
   let drops: SynthesisDrop[] = [];
 
   async function synthesize(request: SynthesisRequest): Promise<Task[]> {

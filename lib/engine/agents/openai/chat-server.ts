@@ -107,6 +107,9 @@ export class ChatRequestError extends Error {
  * policy's log-probability of it (temperature 1, as builtin trajectories record) and, with
  * `top_logprobs: k`, the k likeliest alternatives. Usage counts are approximate (≈4 characters a
  * prompt token, 1 completion token per action). Streaming is not supported (400).
+ *
+ * Requests asking for the `coevolve_task` JSON schema (the LLM synthesizer) are answered with the
+ * builtin rule-based synthesizer's task for the slot instead: see `synthesisReply`.
  */
 export function createPolicyChatHandler(
   options: PolicyChatServerOptions,
