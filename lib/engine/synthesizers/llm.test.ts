@@ -117,7 +117,7 @@ describe("LLM synthesizer against the builtin chat server over real HTTP", () =>
   it("asks for the coevolve_task schema in strict mode with a prompt built from the round", async () => {
     const request = await captureRequest();
     const before = bodies.length;
-    const tasks = await llm().synthesize(request);
+    const tasks = await llm({ concurrency: 1 }).synthesize(request);
     expect(tasks.length).toBeGreaterThan(0);
     const body = bodies[before] as {
       response_format: {
@@ -139,18 +139,32 @@ describe("LLM synthesizer against the builtin chat server over real HTTP", () =>
       "reference",
       "expected",
     ]);
-    const prompt = body.messages[0]!.content;
-    const firstSlot = planSlots(request)[0]!;
-    for (const tool of request.environment.tools()) expect(prompt).toContain(tool.function.name);
-    expect(prompt).toContain(`"kind": "${firstSlot.signal.kind}"`);
-    const source = request.tasksById[firstSlot.signal.taskId ?? ""];
-    if (source) expect(prompt).toContain(source.instruction);
-    const trajectory = request.trajectoriesById?.[firstSlot.signal.trajectoryId ?? ""];
-    if (trajectory) {
-      expect(prompt).toContain(`1. ${trajectory.steps[0]!.tool}(`);
-      expect(prompt).toContain(`outcome: ${trajectory.success ? "success" : "failure"}`);
+    const prompts = bodies
+      .slice(before)
+      .map((b) => (b as { messages: Array<{ content: string }> }).messages[0]!.content);
+    // One request per slot, sent in slot order (concurrency 1).
+    const slots = planSlots(request);
+    expect(prompts).toHaveLength(slots.length);
+    for (const [i, prompt] of prompts.entries()) {
+      for (const tool of request.environment.tools()) expect(prompt).toContain(tool.function.name);
+      expect(prompt).toContain(`## Signal: ${slots[i]!.signal.kind}`);
+      expect(prompt).toContain(`"score": ${slots[i]!.signal.score}`);
+      expect(prompt).not.toMatch(/\{\{/);
     }
-    expect(prompt).not.toMatch(/\{\{/);
+    const withAttempt = slots.findIndex(
+      (slot) =>
+        slot.signal.taskId !== null &&
+        request.trajectoriesById?.[slot.signal.trajectoryId ?? ""] !== undefined,
+    );
+    expect(withAttempt).toBeGreaterThanOrEqual(0);
+    const signal = slots[withAttempt]!.signal;
+    const source = request.tasksById[signal.taskId!]!;
+    const trajectory = request.trajectoriesById![signal.trajectoryId!]!;
+    const prompt = prompts[withAttempt]!;
+    expect(prompt).toContain(JSON.stringify(source.instruction));
+    expect(prompt).toContain(JSON.stringify(source.spec));
+    expect(prompt).toContain(`1. ${trajectory.steps[0]!.tool}(`);
+    expect(prompt).toContain(`outcome: ${trajectory.success ? "success" : "failure"}`);
   });
 
   it("refuses a template with unknown placeholders when it is built", () => {
