@@ -23,6 +23,7 @@ export {
   createLlmSynthesizer,
   droppedCandidates,
   LLM_SYNTHESIZER_ID,
+  llmSynthesizerFromConfig,
   type LlmSynthesizer,
   type LlmSynthesizerOptions,
   type SynthesisDrop,

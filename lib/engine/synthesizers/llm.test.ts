@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseRunConfig, type RunConfigInput } from "../../validations/run-config";
+import {
+  parseRunConfig,
+  type LlmSynthesizerConfig,
+  type RunConfigInput,
+} from "../../validations/run-config";
 import { createPolicyChatHandler } from "../agents/openai/chat-server";
 import { serveFetchHandler, type ServedHandler } from "../agents/openai/node-http";
 import { createBuiltinDeps, type EngineDeps } from "../engine";
@@ -11,6 +15,7 @@ import { createExecutionValidator } from "../validators/execution-validator";
 import {
   createLlmSynthesizer,
   droppedCandidates,
+  llmSynthesizerFromConfig,
   planSlots,
   type LlmSynthesizerOptions,
 } from "./llm";
@@ -186,7 +191,12 @@ describe("LLM synthesizer against the builtin chat server over real HTTP", () =>
 
   it("refuses synthesis requests without the slot context, which the synthesizer drops", async () => {
     const request = await captureRequest();
-    const synthesizer = llm({ sendContext: false, retries: 0 });
+    const config = parseRunConfig({
+      synthesizer: { kind: "llm", baseUrl: `${served.url}/v1`, model: "m", retries: 0 },
+    }).synthesizer;
+    const synthesizer = llmSynthesizerFromConfig(config as LlmSynthesizerConfig, {
+      apiKey: API_KEY,
+    });
     expect(await synthesizer.synthesize(request)).toEqual([]);
     expect(synthesizer.drops).toHaveLength(request.budget);
     expect(synthesizer.drops[0]!.reason).toMatch(/HTTP 400: .*metadata\.coevolve_synthesis/);

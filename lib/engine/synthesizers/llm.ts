@@ -1,3 +1,4 @@
+import type { LlmSynthesizerConfig } from "../../validations/run-config";
 import type { EnvironmentCatalog } from "../environment-types";
 import type { Environment, PortableTaskResult, Synthesizer, SynthesisRequest } from "../interfaces";
 import {
@@ -61,6 +62,25 @@ export type LlmSynthesizer = Synthesizer & {
   /** Drops of the latest `synthesize` call, in slot order. */
   readonly drops: readonly SynthesisDrop[];
 };
+
+/**
+ * The synthesizer a run's `synthesizer: {kind: "llm", …}` config describes. The key comes from
+ * the config's saved `connection`, resolved by the caller (the engine never reads secrets).
+ */
+export function llmSynthesizerFromConfig(
+  config: LlmSynthesizerConfig,
+  extra: Pick<LlmSynthesizerOptions, "apiKey" | "sendContext" | "onDrop" | "fetch"> = {},
+): LlmSynthesizer {
+  return createLlmSynthesizer({
+    baseUrl: config.baseUrl,
+    model: config.model,
+    promptTemplate: config.promptTemplate,
+    concurrency: config.concurrency,
+    timeoutMs: config.timeoutMs,
+    retries: config.retries,
+    ...extra,
+  });
+}
 
 /** What a synthesizer dropped in its latest call: the LLM synthesizer's drops, else none. */
 export function droppedCandidates(synthesizer: Synthesizer): readonly SynthesisDrop[] {
