@@ -25,6 +25,7 @@ export type ActionState<T extends object = object> = ActionResult<T> | null;
 export type ActionName =
   | "run.create"
   | "run.archive"
+  | "run.updatePromptTemplate"
   | "round.launch"
   | "round.cancel"
   | "round.retry"

@@ -19,6 +19,16 @@ export {
   RULE_SYNTHESIZER_ID,
   UNIFORM_SYNTHESIZER_ID,
 } from "./synthesizers/rule-based";
+export {
+  createLlmSynthesizer,
+  droppedCandidates,
+  LLM_SYNTHESIZER_ID,
+  llmSynthesizerFromConfig,
+  type LlmSynthesizer,
+  type LlmSynthesizerOptions,
+  type SynthesisDrop,
+} from "./synthesizers/llm";
+export { DEFAULT_PROMPT_TEMPLATE, PROMPT_PLACEHOLDERS } from "./synthesizers/llm-prompt";
 export { createExecutionValidator, EXECUTION_VALIDATOR_ID } from "./validators/execution-validator";
 
 // Setup

@@ -71,6 +71,12 @@ export type PortableTask = {
   spec: JsonObject;
   /** Replaces the reference solution held in the spec, when given. */
   reference?: ToolCall[];
+  /**
+   * Replaces the checker's expected outcome held in the spec, when given: the final answer (null
+   * when none is asked) and the net world changes, in the environment's effect vocabulary
+   * (ToolWorld: `spec.expect`). The LLM synthesizer states it separately from the world.
+   */
+  expect?: { answer: string | null; effects: string[] };
 };
 
 /** Where a rebuilt task is born: imported seed tasks enter generation 0 of the train split. */
@@ -92,7 +98,10 @@ export type Environment = {
    * environment gave it at birth. Structural problems come back as issues; whether the reference
    * solves it is the validator's job, exactly as for synthesized tasks.
    */
-  taskFromPortable?(input: PortableTask, context: PortableTaskContext): PortableTaskResult;
+  taskFromPortable?(
+    input: PortableTask,
+    context: PortableTaskContext,
+  ): PortableTaskResult | Promise<PortableTaskResult>;
   /** Builtin environments expose synchronous task generation for the in-process fast path. */
   local?: {
     generateTask(request: TaskRequest): Task;
@@ -164,6 +173,8 @@ export type SynthesisRequest = {
   /** Targeting knobs; a synthesizer may ignore them. */
   options: { harderAbove: number; maxPerCell: number };
   environment: Environment;
+  /** The trajectories signals point at (`signal.trajectoryId`): what went wrong or was unsure. */
+  trajectoriesById?: Record<string, Trajectory>;
 };
 
 export type Synthesizer = {

@@ -216,6 +216,7 @@ export async function runRound(
       runSeed: config.seed,
       signals,
       tasksById,
+      trajectories,
       config,
     });
     const validated = await validateTasks(deps, {

@@ -135,9 +135,14 @@ export async function synthesizeTasks(
     runSeed: number;
     signals: Signal[];
     tasksById: Record<string, Task>;
+    /** The round's trajectories; those the signals point at go to the synthesizer. */
+    trajectories?: readonly Trajectory[];
     config: Pick<RunConfig, "synthesisBudget" | "signalWeights" | "synthesis">;
   },
 ): Promise<Task[]> {
+  const wanted = new Set(input.signals.map((s) => s.trajectoryId).filter((id) => id !== null));
+  const trajectoriesById: Record<string, Trajectory> = {};
+  for (const t of input.trajectories ?? []) if (wanted.has(t.id)) trajectoriesById[t.id] = t;
   return deps.synthesizer.synthesize({
     generation: input.generation,
     runSeed: input.runSeed,
@@ -147,6 +152,7 @@ export async function synthesizeTasks(
     weights: input.config.signalWeights,
     options: input.config.synthesis,
     environment: deps.environment,
+    trajectoriesById,
   });
 }
 

@@ -77,7 +77,7 @@ export async function prepareImport(options: PrepareImportOptions): Promise<Impo
       continue;
     }
     const { instruction, skill, level, spec, reference } = parsed.data;
-    const built = environment.taskFromPortable(
+    const built = await environment.taskFromPortable(
       { instruction, skill, level, spec, reference },
       { origin: "imported", generation: 0, split: "train" },
     );

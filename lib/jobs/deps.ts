@@ -9,10 +9,12 @@ import {
   createRuleSynthesizer,
   createUniformSynthesizer,
 } from "@/lib/engine/synthesizers/rule-based";
+import { llmSynthesizerFromConfig } from "@/lib/engine/synthesizers/llm";
 import { createGrpoTrainer } from "@/lib/engine/trainers/grpo";
 import type { PolicyCheckpoint } from "@/lib/engine/types";
 import {
   httpEnvironmentOf,
+  llmSynthesizerOf,
   openAiAgentOf,
   type HttpEnvironmentConfig,
   type OpenAiAgentConfig,
@@ -33,11 +35,19 @@ export type RunDepsOptions = {
 };
 
 /** The one place a run's synthesizer is chosen. */
-export function synthesizerFor(config: Pick<RunConfig, "mode" | "synthesizer">): Synthesizer {
-  switch (config.synthesizer) {
-    case "builtin":
-      return config.mode === "uniform" ? createUniformSynthesizer() : createRuleSynthesizer();
-  }
+export async function synthesizerFor(
+  config: Pick<RunConfig, "mode" | "synthesizer">,
+  options: RunDepsOptions,
+): Promise<Synthesizer> {
+  // The uniform control draws tasks without signals whatever synthesizer is configured.
+  if (config.mode === "uniform") return createUniformSynthesizer();
+  const llm = llmSynthesizerOf(config);
+  if (!llm) return createRuleSynthesizer();
+  const apiKey = await connectionKey(llm.connection, "openai", options);
+  return llmSynthesizerFromConfig(llm, {
+    apiKey: apiKey ?? undefined,
+    sendContext: llm.sendContext,
+  });
 }
 
 export async function createRunDeps(
@@ -51,7 +61,7 @@ export async function createRunDeps(
     environment: "toolworld",
     agent: "builtin",
   });
-  const synthesizer = synthesizerFor(config);
+  const synthesizer = await synthesizerFor(config, options);
   if (!remoteEnvironment && !remoteAgent) return { ...builtin, synthesizer };
 
   const environment = remoteEnvironment

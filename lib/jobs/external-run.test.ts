@@ -60,6 +60,7 @@ const consoleLines: string[] = [];
 const failingTaskIds = new Set<string>();
 let chatRequests = 0;
 let unauthorizedChats = 0;
+let synthesisRequests = 0;
 let environmentRequests = 0;
 /** When set, opening an episode on the environment server answers 500. */
 let failEpisodes = false;
@@ -88,7 +89,10 @@ beforeAll(async () => {
     if (request.method === "POST" && url.pathname.endsWith("/chat/completions")) {
       chatRequests++;
       if (request.headers.get("authorization") !== `Bearer ${AGENT_KEY}`) unauthorizedChats++;
-      const body = (await request.clone().json()) as { metadata?: { task_id?: string } };
+      const body = (await request.clone().json()) as {
+        metadata?: { task_id?: string; coevolve_synthesis?: string };
+      };
+      if (body.metadata?.coevolve_synthesis) synthesisRequests++;
       if (failingTaskIds.has(body.metadata?.task_id ?? "")) {
         return Response.json({ error: { message: "injected overload" } }, { status: 500 });
       }
@@ -253,7 +257,33 @@ describe("a persisted run with the agent and the environment behind real HTTP", 
         retries: 1,
       },
       environment: { kind: "http", baseUrl: envServer.url, connection: "toolworld-remote" },
+      // The LLM synthesizer, against the same policy server: it answers `coevolve_task` requests
+      // with the rule synthesizer's task for the slot (sendContext), so the tasks must match.
+      synthesizer: {
+        kind: "llm",
+        baseUrl: `${chatServer.url}/v1`,
+        model: "coevolve-synthesizer",
+        connection: "policy",
+        sendContext: true,
+        timeoutMs: 30_000,
+        retries: 1,
+      },
     });
+
+    // Synthesis went over HTTP and made the builtin round's tasks.
+    const bornTasks = async (runId: number) =>
+      (
+        await pool.query<{ fingerprint: string; skill: string; level: number; validation: string }>(
+          `SELECT t.fingerprint, t.skill, t.level, t."validationStatus" AS validation
+             FROM "Task" t JOIN "Generation" g ON g.id = t."generationId"
+            WHERE t."runId" = $1 AND g.index = 1 ORDER BY t.fingerprint`,
+          [runId],
+        )
+      ).rows;
+    const builtinTasks = await bornTasks(builtin.run.id);
+    expect(builtinTasks.length).toBeGreaterThan(0);
+    expect(await bornTasks(external.run.id)).toEqual(builtinTasks);
+    expect(synthesisRequests).toBeGreaterThan(0);
 
     // The builtin run (default worker deps) is the in-memory engine's; the HTTP one equals it.
     const memory = await runInMemory({ ...SMALL, rounds: 1 });

@@ -9,6 +9,7 @@ import { summarizeHeldout } from "@/lib/engine/evaluation";
 import { createHistory, updateHistory } from "@/lib/engine/history";
 import { isSeedPoolTask, selectNextPool } from "@/lib/engine/pool";
 import { rolloutBatch } from "@/lib/engine/rollout";
+import { droppedCandidates } from "@/lib/engine/synthesizers/llm";
 import {
   createBasePolicy,
   createBasePolicyAsync,
@@ -36,6 +37,7 @@ import type { Stage } from "@/lib/generated/prisma/enums";
 import {
   externalTrainerOf,
   httpEnvironmentOf,
+  llmSynthesizerOf,
   parseRunConfig,
   type ExternalTrainerConfig,
   type RunConfig,
@@ -926,11 +928,17 @@ async function synthesizeStage(ctx: RoundContext, gen: Claimed): Promise<void> {
   const deps = await depsOf(ctx, gen.config, gen.runId);
   const signals = await loadSignals(ctx.pool, { generationId: gen.previousId! });
   const tasksById = indexTasks((await loadTrainTasks(ctx, gen)).map((s) => s.task));
+  // Only an LLM synthesizer reads the trajectories behind the signals (its prompt shows them);
+  // the rule synthesizer does not, so the builtin path skips the read.
+  const trajectories = llmSynthesizerOf(gen.config)
+    ? await loadTrajectories(ctx.pool, { generationId: gen.previousId!, purpose: "TRAIN" })
+    : undefined;
   const candidates = await synthesizeTasks(deps, {
     generation: gen.index,
     runSeed: gen.config.seed,
     signals,
     tasksById,
+    trajectories,
     config: gen.config,
   });
   await commitStage(ctx, gen, "SYNTHESIZE", async (client) => {
@@ -939,7 +947,18 @@ async function synthesizeStage(ctx: RoundContext, gen: Claimed): Promise<void> {
     const inserted = (await countBorn(client, gen.id)) - before;
     // A candidate whose fingerprint the run already has IS that task: it is counted as a
     // duplicate here rather than stored twice (task keys and fingerprints are unique per run).
-    return { candidates: candidates.length, duplicates: candidates.length - inserted };
+    // An LLM synthesizer's dropped answers (timeouts, malformed output) are kept with reasons.
+    const drops = droppedCandidates(deps.synthesizer);
+    return {
+      candidates: candidates.length,
+      duplicates: candidates.length - inserted,
+      ...(drops.length > 0
+        ? {
+            dropped: drops.length,
+            dropReasons: drops.slice(0, 20).map((d) => `${d.signalKind}: ${d.reason}`),
+          }
+        : {}),
+    };
   });
 }
 

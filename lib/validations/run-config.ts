@@ -1,5 +1,10 @@
 import { z } from "zod";
 import { ConnectionNameSchema } from "./connection";
+import {
+  DEFAULT_PROMPT_TEMPLATE,
+  PROMPT_PLACEHOLDERS,
+  unknownPlaceholders,
+} from "../engine/synthesizers/llm-prompt";
 
 /**
  * One run's configuration, shared by the CLI, server actions and the API. Every field has a
@@ -225,6 +230,64 @@ export function environmentLabel(config: Pick<RunConfig, "environment">): string
   return typeof config.environment === "object" ? config.environment.kind : config.environment;
 }
 
+export const PromptTemplateSchema = z
+  .string()
+  // Browsers submit textarea line breaks as CRLF.
+  .overwrite((text) => text.replace(/\r\n?/g, "\n"))
+  .trim()
+  .min(1, "the prompt template cannot be empty")
+  .max(50_000, "the prompt template is at most 50,000 characters")
+  .superRefine((template, ctx) => {
+    const unknown = unknownPlaceholders(template);
+    if (unknown.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `unknown placeholder${unknown.length === 1 ? "" : "s"} ${unknown.map((n) => `{{${n}}}`).join(", ")} (known: ${Object.keys(PROMPT_PLACEHOLDERS).join(", ")})`,
+      });
+    }
+  });
+
+/**
+ * A synthesizer behind an OpenAI-compatible endpoint with structured output (vLLM, SGLang,
+ * Ollama, OpenAI). The API key never lives in the config: `connection` names a saved connection.
+ */
+export const LlmSynthesizerSchema = z.object({
+  kind: z.literal("llm"),
+  baseUrl: httpUrl("synthesizer.baseUrl"),
+  model: z.preprocess(
+    present,
+    z.string().trim().min(1, "synthesizer.model is required (the served model name)").max(200),
+  ),
+  /** A saved openai connection whose key is sent as `Authorization: Bearer …`. */
+  connection: connectionName.optional(),
+  promptTemplate: PromptTemplateSchema.default(DEFAULT_PROMPT_TEMPLATE),
+  /** Requests in flight at once. */
+  concurrency: z.number().int().min(1).max(64).default(4),
+  /** Per request. */
+  timeoutMs: z.number().int().min(100).max(600_000).default(60_000),
+  /** Extra attempts after a timeout, a 429 or a 5xx. */
+  retries: z.number().int().min(0).max(10).default(3),
+  /**
+   * Send the signal and source task as `metadata.coevolve_synthesis`: only this project's policy
+   * server (/api/openai/v1, `npm run chat:serve`) reads it; hosted APIs may refuse unknown fields.
+   */
+  sendContext: z.boolean().default(false),
+});
+
+export type LlmSynthesizerConfig = z.infer<typeof LlmSynthesizerSchema>;
+
+export const SynthesizerSchema = z
+  .union([z.literal("builtin"), LlmSynthesizerSchema], {
+    error: 'synthesizer must be "builtin" or { kind: "llm", baseUrl, model, … }',
+  })
+  .default("builtin");
+
+export function llmSynthesizerOf(
+  config: Pick<RunConfig, "synthesizer">,
+): LlmSynthesizerConfig | null {
+  return typeof config.synthesizer === "object" ? config.synthesizer : null;
+}
+
 export const RunConfigSchema = z.object({
   mode: z.enum(RUN_MODES).default("coevolve"),
   seed: z.number().int().min(0).default(1),
@@ -232,7 +295,7 @@ export const RunConfigSchema = z.object({
   environment: EnvironmentSchema,
   agent: AgentSchema,
   trainer: TrainerSchema,
-  synthesizer: z.literal("builtin").default("builtin"),
+  synthesizer: SynthesizerSchema,
 
   /** G: rollouts per task per round (one GRPO group). */
   groupSize: z.number().int().min(2).default(8),

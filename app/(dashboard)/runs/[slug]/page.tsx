@@ -30,6 +30,9 @@ export default async function RunPage({ params, searchParams }: RunPageProps) {
       headerActions={
         <div className="flex flex-wrap items-start gap-2">
           <ShareButton run={run} />
+          <Link href={`/runs/${slug}/config`} className={buttonClass({ variant: "secondary" })}>
+            Config
+          </Link>
           <Link href={`/runs/${slug}/import`} className={buttonClass({ variant: "secondary" })}>
             Export and import
           </Link>

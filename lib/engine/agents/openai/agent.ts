@@ -10,7 +10,12 @@ import type {
   ToolCall,
   TrajectoryStep,
 } from "../../types";
-import { createSemaphore, type Semaphore } from "./semaphore";
+import {
+  ChatCallFailure,
+  createChatClient,
+  describeError,
+  snippet,
+} from "../../openai/chat-client";
 import type { ChatCompletionRequest, ChatMessage, ChatToolCall, TokenLogprob } from "./wire";
 import { encodeObservation } from "./wire";
 
@@ -63,27 +68,10 @@ export type OpenAiAgentOptions = {
   random?: () => number;
 };
 
-const DEFAULTS = {
-  concurrency: 4,
-  timeoutMs: 60_000,
-  retries: 3,
-  baseMs: 500,
-  maxMs: 8_000,
-  answerTool: "finish",
-};
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const ANSWER_TOOL = "finish";
 
 /** A failure that ends the rollout; `message` is already free of credentials. */
 class RolloutFailure extends Error {}
-
-type ParsedReply = {
-  content: string | null;
-  toolCalls: ChatToolCall[];
-  rawToolCalls: unknown[];
-  usage: TokenUsage;
-  logprobs: TokenLogprob[] | null;
-};
 
 /**
  * An agent behind any OpenAI-compatible chat-completions endpoint with tool calling (vLLM,
@@ -94,107 +82,11 @@ type ParsedReply = {
  * endReason "agent_error" and a reason; runEpisode itself never throws for them.
  */
 export function createOpenAiAgent(options: OpenAiAgentOptions): Agent {
-  let base: URL;
-  try {
-    base = new URL(options.baseUrl);
-  } catch {
-    throw new Error("the OpenAI agent's baseUrl is not a URL");
-  }
-  if (base.protocol !== "http:" && base.protocol !== "https:") {
-    throw new Error(`the OpenAI agent's baseUrl must be http(s), not ${base.protocol}`);
-  }
-  const endpoint = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
-  const printableEndpoint = describeUrl(endpoint);
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULTS.concurrency));
-  const gate: Semaphore = createSemaphore(concurrency);
-  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const sleep = options.sleep ?? defaultSleep;
-  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  const retries = Math.max(0, Math.floor(options.retries ?? DEFAULTS.retries));
-  const baseMs = options.backoff?.baseMs ?? DEFAULTS.baseMs;
-  const maxMs = options.backoff?.maxMs ?? DEFAULTS.maxMs;
-  const answerTool = options.answerTool ?? DEFAULTS.answerTool;
+  const client = createChatClient({ ...options, owner: "the OpenAI agent" });
+  const { concurrency, redact } = client;
+  const answerTool = options.answerTool ?? ANSWER_TOOL;
   const repairAttempts = Math.max(0, Math.floor(options.repairAttempts ?? 0));
-  const redact = (text: string) =>
-    options.apiKey ? text.split(options.apiKey).join("[redacted]") : text;
-
-  async function post(body: ChatCompletionRequest, random: () => number): Promise<ParsedReply> {
-    let lastReason = "";
-    let retryAfterMs = 0;
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      if (attempt > 0) {
-        const ceiling = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
-        // A server that says when to come back (429/503 Retry-After) is believed, within reason.
-        await sleep(Math.max(Math.round(ceiling * (0.5 + 0.5 * random())), retryAfterMs));
-      }
-      const outcome = await gate.run(() => attemptOnce(body));
-      if (outcome.kind === "ok") return outcome.reply;
-      lastReason = outcome.reason;
-      retryAfterMs = outcome.retryAfterMs ?? 0;
-      if (!outcome.retryable) throw new RolloutFailure(outcome.reason);
-    }
-    const attempts = retries + 1;
-    throw new RolloutFailure(
-      `${lastReason} (gave up after ${attempts} attempt${attempts === 1 ? "" : "s"})`,
-    );
-  }
-
-  type Attempt =
-    | { kind: "ok"; reply: ParsedReply }
-    | { kind: "fail"; reason: string; retryable: boolean; retryAfterMs?: number };
-
-  async function attemptOnce(body: ChatCompletionRequest): Promise<Attempt> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-    try {
-      let response: Response;
-      let text: string;
-      try {
-        response = await doFetch(endpoint, {
-          method: "POST",
-          headers,
-          body: JSON.stringify(body),
-          signal: controller.signal,
-        });
-        text = await response.text();
-      } catch (error) {
-        if (controller.signal.aborted) {
-          return {
-            kind: "fail",
-            reason: `chat completions at ${printableEndpoint} timed out after ${timeoutMs} ms`,
-            retryable: true,
-          };
-        }
-        return {
-          kind: "fail",
-          reason: redact(
-            `chat completions at ${printableEndpoint} unreachable: ${describeError(error)}`,
-          ),
-          retryable: true,
-        };
-      }
-      if (!response.ok) {
-        const retryable = response.status === 429 || response.status >= 500;
-        return {
-          kind: "fail",
-          reason: redact(
-            `chat completions at ${printableEndpoint} answered HTTP ${response.status}: ${snippet(errorMessageOf(text))}`,
-          ),
-          retryable,
-          retryAfterMs: retryAfterOf(response.headers.get("retry-after")),
-        };
-      }
-      const parsed = parseReply(text);
-      if (typeof parsed === "string") {
-        return { kind: "fail", reason: redact(`malformed response: ${parsed}`), retryable: false };
-      }
-      return { kind: "ok", reply: parsed };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
+  const post = (body: ChatCompletionRequest, random: () => number) => client.complete(body, random);
 
   async function runEpisode(request: EpisodeRequest): Promise<EpisodeResult> {
     const { session } = request;
@@ -307,7 +199,9 @@ export function createOpenAiAgent(options: OpenAiAgentOptions): Agent {
       return done("max_steps");
     } catch (error) {
       const reason =
-        error instanceof RolloutFailure ? error.message : `agent failed: ${describeError(error)}`;
+        error instanceof RolloutFailure || error instanceof ChatCallFailure
+          ? error.message
+          : `agent failed: ${describeError(error)}`;
       return { steps, endReason: "agent_error", usage, error: redact(reason) };
     }
   }
@@ -360,104 +254,4 @@ function scoreLogprobs(
       if (alt.logprob > -Infinity) entropy -= Math.exp(alt.logprob) * alt.logprob;
   }
   return { probability: Math.exp(sum), entropy };
-}
-
-function parseReply(text: string): ParsedReply | string {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return `body is not JSON: ${snippet(text, 120)}`;
-  }
-  if (!isObject(body)) return "body is not a JSON object";
-  const choices = body.choices;
-  if (!Array.isArray(choices) || choices.length === 0) return "no choices";
-  const choice: unknown = choices[0];
-  if (!isObject(choice) || !isObject(choice.message)) return "choices[0].message is missing";
-  const message = choice.message;
-  const content = typeof message.content === "string" ? message.content : null;
-  const rawToolCalls: unknown[] = Array.isArray(message.tool_calls) ? message.tool_calls : [];
-  const toolCalls: ChatToolCall[] = [];
-  for (const [i, raw] of rawToolCalls.entries()) {
-    if (!isObject(raw) || !isObject(raw.function) || typeof raw.function.name !== "string") {
-      return `tool_calls[${i}] has no function name`;
-    }
-    const args = raw.function.arguments;
-    toolCalls.push({
-      id: typeof raw.id === "string" && raw.id ? raw.id : `call_${i}`,
-      type: "function",
-      function: {
-        name: raw.function.name,
-        // Some servers (Ollama) send the arguments as an object rather than a JSON string.
-        arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}),
-      },
-    });
-  }
-  const usage = isObject(body.usage) ? body.usage : {};
-  const logprobs =
-    isObject(choice.logprobs) && Array.isArray(choice.logprobs.content)
-      ? (choice.logprobs.content as unknown[]).filter(isTokenLogprob)
-      : null;
-  return {
-    content,
-    toolCalls,
-    rawToolCalls,
-    usage: {
-      promptTokens: countOf(usage.prompt_tokens),
-      completionTokens: countOf(usage.completion_tokens),
-    },
-    logprobs,
-  };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function isTokenLogprob(value: unknown): value is TokenLogprob {
-  return isObject(value) && typeof value.logprob === "number";
-}
-
-function countOf(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
-}
-
-function errorMessageOf(text: string): string {
-  try {
-    const body: unknown = JSON.parse(text);
-    if (isObject(body) && isObject(body.error) && typeof body.error.message === "string") {
-      return body.error.message;
-    }
-  } catch {
-    // not JSON: show the raw text
-  }
-  return text;
-}
-
-/** Retry-After in seconds (dates are rare from model servers and ignored), capped at a minute. */
-function retryAfterOf(header: string | null): number | undefined {
-  if (header === null || !/^\d+(\.\d+)?$/.test(header.trim())) return undefined;
-  return Math.min(60_000, Math.round(Number(header) * 1000));
-}
-
-function snippet(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  const code = isObject(cause) && typeof cause.code === "string" ? ` (${cause.code})` : "";
-  return `${error.message}${code}`;
-}
-
-/** Scheme, host and path only: a base URL may carry credentials in its user info or query. */
-function describeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return "(invalid base URL)";
-  }
 }

@@ -3,6 +3,12 @@ import { createRng } from "../../rng";
 import type { JsonObject, PolicyCheckpoint, Task } from "../../types";
 import { decideStep } from "../builtin/agent";
 import { decodeCheckpoint } from "../builtin/checkpoint";
+import {
+  SYNTHESIS_CONTEXT_KEY,
+  TASK_SCHEMA_NAME,
+  type SynthesisContext,
+} from "../../synthesizers/llm-output";
+import { answerWithRules } from "../../synthesizers/rule-answer";
 import type {
   ChatCompletionRequest,
   ChatCompletionResponse,
@@ -101,6 +107,9 @@ export class ChatRequestError extends Error {
  * policy's log-probability of it (temperature 1, as builtin trajectories record) and, with
  * `top_logprobs: k`, the k likeliest alternatives. Usage counts are approximate (≈4 characters a
  * prompt token, 1 completion token per action). Streaming is not supported (400).
+ *
+ * Requests asking for the `coevolve_task` JSON schema (the LLM synthesizer) are answered with the
+ * builtin rule-based synthesizer's task for the slot instead: see `synthesisReply`.
  */
 export function createPolicyChatHandler(
   options: PolicyChatServerOptions,
@@ -127,6 +136,12 @@ export function createPolicyChatHandler(
         "invalid_request",
         "a user message with the instruction is required",
       );
+    }
+    if (
+      body.response_format?.type === "json_schema" &&
+      body.response_format.json_schema?.name === TASK_SCHEMA_NAME
+    ) {
+      return synthesisReply(body);
     }
     const policy = await options.resolvePolicy(body.model);
     if (!policy) throw new ChatRequestError(404, "model_not_found", `no model ${body.model}`);
@@ -212,6 +227,71 @@ export function createPolicyChatHandler(
         },
       ],
       usage: { prompt_tokens: promptTokens, completion_tokens: 1, total_tokens: promptTokens + 1 },
+    };
+  }
+
+  /**
+   * A `coevolve_task` structured-output request (the LLM synthesizer). This server is no language
+   * model and does not read the prompt: it answers with what the builtin rule-based synthesizer
+   * makes for the slot described in `metadata.coevolve_synthesis` (the synthesizer's
+   * `sendContext`), so a round with the LLM synthesizer over HTTP matches a builtin round.
+   */
+  async function synthesisReply(body: ChatCompletionRequest): Promise<ChatCompletionResponse> {
+    const raw = body.metadata?.[SYNTHESIS_CONTEXT_KEY];
+    if (typeof raw !== "string") {
+      throw new ChatRequestError(
+        400,
+        "missing_context",
+        `this server answers ${TASK_SCHEMA_NAME} requests only with metadata.${SYNTHESIS_CONTEXT_KEY} (the LLM synthesizer's sendContext)`,
+      );
+    }
+    let context: SynthesisContext;
+    try {
+      context = JSON.parse(raw) as SynthesisContext;
+    } catch {
+      throw new ChatRequestError(
+        400,
+        "invalid_request",
+        `metadata.${SYNTHESIS_CONTEXT_KEY} is not JSON`,
+      );
+    }
+    if (context === null || typeof context !== "object" || !context.signal) {
+      throw new ChatRequestError(
+        400,
+        "invalid_request",
+        `metadata.${SYNTHESIS_CONTEXT_KEY} has no signal`,
+      );
+    }
+    const output = await answerWithRules(options.environment, context);
+    if (!output) {
+      throw new ChatRequestError(
+        422,
+        "no_task",
+        `the rule-based synthesizer makes no task for signal ${context.signal.id}`,
+      );
+    }
+    const content = JSON.stringify(output);
+    const promptTokens = Math.ceil(JSON.stringify(body.messages).length / 4);
+    const completionTokens = Math.ceil(content.length / 4);
+    served += 1;
+    return {
+      id: `chatcmpl-${served}`,
+      object: "chat.completion",
+      created: Math.floor(now()),
+      model: body.model,
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content },
+          finish_reason: "stop",
+          logprobs: null,
+        },
+      ],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+      },
     };
   }
 

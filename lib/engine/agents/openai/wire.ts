@@ -28,6 +28,13 @@ export type ChatCompletionRequest = {
   logprobs?: boolean;
   top_logprobs?: number;
   stream?: boolean;
+  /** Structured output; the LLM synthesizer asks for its `coevolve_task` schema this way. */
+  response_format?:
+    | { type: "text" | "json_object" }
+    | {
+        type: "json_schema";
+        json_schema: { name: string; schema: Record<string, unknown>; strict?: boolean };
+      };
   /** OpenAI's free-form request metadata; this project's server reads `task_id` from it. */
   metadata?: Record<string, string>;
 };

@@ -6,7 +6,12 @@
  */
 import type { z } from "zod";
 import type { CandidateView, EpisodeOutcome, EpisodeStepResult } from "../../environment-types";
-import type { Environment, EpisodeSession, ValidationResult } from "../../interfaces";
+import type {
+  Environment,
+  EpisodeSession,
+  PortableTaskResult,
+  ValidationResult,
+} from "../../interfaces";
 import type { Task, ToolCall } from "../../types";
 import {
   candidatesResponseSchema,
@@ -15,6 +20,7 @@ import {
   describeResponseSchema,
   errorResponseSchema,
   openEpisodeResponseSchema,
+  portableTaskResponseSchema,
   PROTOCOL_VERSION,
   referenceSolutionResponseSchema,
   scoreResponseSchema,
@@ -273,6 +279,19 @@ export async function connectHttpEnvironment(
           idempotent: true,
         })
       ).task,
+    // Only when the server says it rebuilds portable tasks: callers check for the method.
+    ...(description.capabilities.portable
+      ? {
+          taskFromPortable: (task, context) =>
+            send<PortableTaskResult>({
+              method: "POST",
+              path: "/tasks/from-portable",
+              body: { task, context },
+              schema: portableTaskResponseSchema,
+              idempotent: true,
+            }),
+        }
+      : {}),
     referenceSolution: async (task: Task) =>
       (
         await send<ReferenceSolutionResponse>({

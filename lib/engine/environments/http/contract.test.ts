@@ -59,7 +59,7 @@ describe("coevolve-env/1 over node:http: happy paths", () => {
     expect(json.id).toBe("toolworld");
     expect(JSON.stringify(json.catalog)).toBe(JSON.stringify(local.describe()));
     expect(JSON.stringify(json.tools)).toBe(JSON.stringify(local.tools()));
-    expect(json.capabilities).toEqual({ validate: true });
+    expect(json.capabilities).toEqual({ validate: true, portable: true });
     expect(json.limits).toEqual({ maxSessions: 3, idleTimeoutMs: 1_000 });
   });
 
@@ -71,6 +71,35 @@ describe("coevolve-env/1 over node:http: happy paths", () => {
     const reference = await call("POST", "/tasks/reference-solution", { task });
     expect(reference.status).toBe(200);
     expect(reference.json.calls).toEqual(await local.referenceSolution(task));
+  });
+
+  it("POST /tasks/from-portable rebuilds a task as the environment does in-process, or lists the issues", async () => {
+    const task = await local.generateTask(request);
+    const context = { origin: "imported", generation: 0, split: "train" } as const;
+    const portable = {
+      instruction: task.instruction,
+      skill: task.skill,
+      level: task.level,
+      spec: task.spec,
+      reference: await local.referenceSolution(task),
+    };
+    const rebuilt = await call("POST", "/tasks/from-portable", { task: portable, context });
+    expect(rebuilt.status).toBe(200);
+    expect(rebuilt.json).toEqual(await local.taskFromPortable!(portable, context));
+    expect(rebuilt.json.task.id).toBe(task.id);
+
+    const refused = await call("POST", "/tasks/from-portable", {
+      task: { ...portable, skill: "astrology", spec: { ...portable.spec, worldSeed: "x" } },
+      context,
+    });
+    expect(refused.status).toBe(200);
+    expect(refused.json.ok).toBe(false);
+    expect(refused.json.issues.map((i: { path: string }) => i.path)).toEqual([
+      "skill",
+      "spec.worldSeed",
+    ]);
+    const malformed = await call("POST", "/tasks/from-portable", { task: portable });
+    expect(malformed.status).toBe(422);
   });
 
   it("runs an episode: open, view, candidates, step through the reference, score, close", async () => {

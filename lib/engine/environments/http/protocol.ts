@@ -99,6 +99,18 @@ export const validateBodySchema = z.object({
   candidates: z.array(taskSchema),
   knownFingerprints: z.array(z.string()).default([]),
 });
+/** POST /tasks/from-portable: a task as import and the LLM synthesizer write it. */
+export const portableTaskBodySchema = z.object({
+  task: z.object({
+    instruction: z.string(),
+    skill: z.string(),
+    level: z.number().int(),
+    spec: jsonObject,
+    reference: z.array(toolCallSchema).optional(),
+    expect: z.object({ answer: z.string().nullable(), effects: z.array(z.string()) }).optional(),
+  }),
+  context: z.object({ origin, generation: z.number().int().min(0), split }),
+});
 /** POST /episodes/:id/step is a bare ToolCall. */
 export const stepBodySchema = toolCallSchema;
 
@@ -109,10 +121,18 @@ export const describeResponseSchema = z.object({
   id: z.string().min(1),
   catalog: catalogSchema,
   tools: z.array(openAiToolSchema),
-  capabilities: z.object({ validate: z.boolean() }),
+  /** `portable`: POST /tasks/from-portable is answered (absent = no, for older servers). */
+  capabilities: z.object({ validate: z.boolean(), portable: z.boolean().optional() }),
   limits: z.object({ maxSessions: z.number().int(), idleTimeoutMs: z.number().int() }),
 });
 export const taskResponseSchema = z.object({ task: taskSchema });
+export const portableTaskResponseSchema = z.union([
+  z.object({ ok: z.literal(true), task: taskSchema }),
+  z.object({
+    ok: z.literal(false),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })),
+  }),
+]);
 export const referenceSolutionResponseSchema = z.object({ calls: z.array(toolCallSchema) });
 export const validateResponseSchema = z.object({
   tasks: z.array(taskSchema),
@@ -171,7 +191,7 @@ export type DescribeResponse = {
   id: string;
   catalog: EnvironmentCatalog;
   tools: OpenAiTool[];
-  capabilities: { validate: boolean };
+  capabilities: { validate: boolean; portable?: boolean };
   limits: { maxSessions: number; idleTimeoutMs: number };
 };
 export type TaskResponse = { task: Task };

@@ -6,11 +6,17 @@
  * stack trace.
  */
 import type { z } from "zod";
-import type { Environment, EpisodeSession } from "../../interfaces";
+import type {
+  Environment,
+  EpisodeSession,
+  PortableTask,
+  PortableTaskContext,
+} from "../../interfaces";
 import type { Task, ToolCall } from "../../types";
 import { createExecutionValidator } from "../../validators/execution-validator";
 import {
   checkShape,
+  portableTaskBodySchema,
   PROTOCOL_VERSION,
   stepBodySchema,
   taskBodySchema,
@@ -152,7 +158,7 @@ export function createEnvironmentHandler(
       id: environment.id,
       catalog: environment.describe(),
       tools: environment.tools(),
-      capabilities: { validate: true },
+      capabilities: { validate: true, portable: Boolean(environment.taskFromPortable) },
       limits: { maxSessions, idleTimeoutMs },
     };
   }
@@ -238,6 +244,24 @@ export function createEnvironmentHandler(
         const body = await readBody<TaskRequest>(request, taskRequestSchema);
         const task = await fromEnvironment("generate task", () => environment.generateTask(body));
         return reply({ task });
+      }
+      case "/tasks/from-portable": {
+        allow(method, ["POST"]);
+        const fromPortable = environment.taskFromPortable?.bind(environment);
+        if (!fromPortable) {
+          throw new ProtocolError(
+            501,
+            "unsupported",
+            "this environment cannot rebuild portable tasks",
+          );
+        }
+        const body = await readBody<{ task: PortableTask; context: PortableTaskContext }>(
+          request,
+          portableTaskBodySchema,
+        );
+        return reply(
+          await fromEnvironment("rebuild task", async () => fromPortable(body.task, body.context)),
+        );
       }
       case "/tasks/reference-solution": {
         allow(method, ["POST"]);

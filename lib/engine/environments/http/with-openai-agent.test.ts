@@ -6,6 +6,7 @@ import { serveFetchHandler, type ServedHandler } from "../../agents/openai/node-
 import { createBuiltinDeps, type EngineDeps } from "../../engine";
 import type { Environment } from "../../interfaces";
 import { runInMemory } from "../../run";
+import { createLlmSynthesizer, droppedCandidates } from "../../synthesizers/llm";
 import { createGrpoTrainer } from "../../trainers/grpo";
 import type { PolicyCheckpoint, Task } from "../../types";
 import { createToolWorld } from "../toolworld";
@@ -85,6 +86,54 @@ describe("agent and environment each behind real HTTP", () => {
     expect(viaHttp.state.tasks.map((t) => t.id)).toEqual(inProcess.state.tasks.map((t) => t.id));
     // The trainer replayed the agent's tool calls over the environment's HTTP views and reached
     // the checkpoint the in-process run reaches.
+    expect(viaHttp.state.policy).toEqual(inProcess.state.policy);
+    expect(envHandler.openSessions()).toBe(0);
+  });
+
+  it("runs two rounds with the agent, the LLM synthesizer and the environment each behind HTTP, as the builtin parts do in-process", async () => {
+    const remote = await connectHttpEnvironment({ baseUrl: envServer.url });
+    expect(remote.taskFromPortable).toBeTypeOf("function");
+    const environment: Environment = {
+      ...remote,
+      openEpisode: (task: Task) => {
+        tasks.add([task]);
+        return remote.openEpisode(task);
+      },
+    };
+    const synthesizer = createLlmSynthesizer({
+      baseUrl: `${chatServer.url}/v1`,
+      model: "coevolve-rules",
+      sendContext: true,
+      concurrency: 4,
+    });
+    const drops: string[] = [];
+    const deps: EngineDeps = {
+      ...createBuiltinDeps(parseRunConfig(SMALL)),
+      environment,
+      trainer: createGrpoTrainer(environment),
+      synthesizer,
+      agent: createOpenAiAgent({
+        baseUrl: `${chatServer.url}/v1`,
+        model: modelFor,
+        sendTaskId: true,
+        requestLogprobs: true,
+        topLogprobs: 1000,
+        concurrency: 4,
+      }),
+    };
+    const inProcess = await runInMemory(SMALL);
+    const viaHttp = await runInMemory(SMALL, {
+      deps,
+      onRound: () => drops.push(...droppedCandidates(synthesizer).map((d) => d.reason)),
+    });
+
+    expect(drops).toEqual([]);
+    const synthesized = viaHttp.state.tasks.filter((t) => t.origin === "synthesized");
+    expect(synthesized.some((t) => t.validation.status === "valid")).toBe(true);
+    expect(viaHttp.state.tasks).toEqual(inProcess.state.tasks);
+    expect(viaHttp.result.heldout.map((h) => h.success)).toEqual(
+      inProcess.result.heldout.map((h) => h.success),
+    );
     expect(viaHttp.state.policy).toEqual(inProcess.state.policy);
     expect(envHandler.openSessions()).toBe(0);
   });

@@ -70,9 +70,13 @@ export function toolWorldTaskFromPortable(
     issues.push({ path: "level", message: `${input.level} differs from spec.level ${spec.level}` });
   }
   if (issues.length > 0) return { ok: false, issues };
-  const withReference: ToolWorldSpec = input.reference
-    ? { ...spec, reference: input.reference }
-    : spec;
+  const withReference: ToolWorldSpec = {
+    ...spec,
+    ...(input.reference ? { reference: input.reference } : {}),
+    ...(input.expect
+      ? { expect: { answer: input.expect.answer, effects: input.expect.effects } }
+      : {}),
+  };
   const task = taskFromSpec(input.instruction, withReference, {
     skill: spec.skill,
     level: spec.level,
