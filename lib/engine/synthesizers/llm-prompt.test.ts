@@ -57,6 +57,7 @@ describe("run config synthesizer", () => {
       concurrency: 4,
       timeoutMs: 60_000,
       retries: 3,
+      sendContext: false,
     });
   });
 
@@ -78,7 +79,7 @@ describe("run config synthesizer", () => {
       "synthesizer.promptTemplate: the prompt template cannot be empty",
     ]);
     expect(messages({ ...llm, baseUrl: "ftp://x" })).toEqual([
-      "synthesizer.baseUrl: baseUrl must be an http(s) URL",
+      "synthesizer.baseUrl: synthesizer.baseUrl must be an http(s) URL",
     ]);
     expect(messages({ ...llm, model: "" })).toEqual(["synthesizer.model: model is required"]);
     expect(messages("gpt")).toEqual([
