@@ -97,3 +97,72 @@ test("New run → Advanced points a run at the dashboard's own OpenAI endpoint a
   expect(stored.evals).toBeGreaterThan(0);
   expect(stored.tokens).toBeGreaterThan(0);
 });
+
+test("New run → Advanced chooses an LLM synthesizer: field errors inline, then its prompt on the config page", async ({
+  page,
+  baseURL,
+}) => {
+  const name = `LLM synthesizer e2e ${randomBytes(3).toString("hex")}`;
+  const countRuns = () =>
+    withE2eDatabase(async (client) => {
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "Run" WHERE name = $1`,
+        [name],
+      );
+      return rows[0]!.n;
+    });
+
+  await page.goto("/");
+  await page.getByRole("button", { name: "New run" }).click();
+  const form = page.getByRole("form", { name: "New run" });
+  await form.getByLabel("Name").fill(name);
+  await form.getByText("Advanced", { exact: true }).click();
+  await form.getByLabel("Synthesizer", { exact: true }).selectOption("llm");
+  await expect(form.getByLabel("Synthesizer connection")).toHaveValue("");
+
+  // A model but no base URL: the URL says what it needs, the typed model stays, nothing is written.
+  await form.getByLabel("Synthesizer model").fill("synth-e2e");
+  await form.getByRole("button", { name: "Create run" }).click();
+  await expect(form.getByLabel("Synthesizer base URL")).toHaveAccessibleDescription(
+    /synthesizer\.baseUrl is required/,
+  );
+  await expect(form.getByLabel("Synthesizer base URL")).toBeFocused();
+  await expect(form.getByLabel("Synthesizer model")).toHaveAttribute("aria-invalid", "false");
+  await expect(form.getByLabel("Synthesizer model")).toHaveValue("synth-e2e");
+  await expect(form.getByLabel("Synthesizer", { exact: true })).toHaveValue("llm");
+  expect(await countRuns()).toBe(0);
+
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(
+    violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
+
+  await form.getByLabel("Synthesizer base URL").fill(`${baseURL}/api/openai/v1`);
+  await form.getByLabel("Send synthesis context").check();
+  await form.getByRole("button", { name: "Create run" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(page.getByText("Synthesizer", { exact: true }).locator("..")).toContainText(
+    `LLM · synth-e2e at ${baseURL}/api/openai/v1`,
+  );
+  expect(await countRuns()).toBe(1);
+
+  await page.getByRole("link", { name: "Config", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Configuration" })).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Prompt template" })).not.toBeEmpty();
+
+  const stored = await withE2eDatabase(async (client) => {
+    const { rows } = await client.query<{ synthesizer: unknown }>(
+      `SELECT config->'synthesizer' AS synthesizer FROM "Run" WHERE name = $1`,
+      [name],
+    );
+    return rows[0]!.synthesizer;
+  });
+  expect(stored).toMatchObject({
+    kind: "llm",
+    baseUrl: `${baseURL}/api/openai/v1`,
+    model: "synth-e2e",
+    sendContext: true,
+  });
+});

@@ -16,7 +16,7 @@ import {
 import { reviewTasks } from "@/lib/db/mutations/reviews";
 import { getPool } from "@/lib/db/pool";
 import { getQueueClient } from "@/lib/jobs/client";
-import { RunConfigSchema } from "@/lib/validations/run-config";
+import { NewRunSchema, newRunFieldOf, newRunInputOf } from "@/lib/validations/new-run-form";
 import { TaskFilterSchema } from "@/lib/validations/task-filter";
 
 async function mutationContext(actor: string | null): Promise<MutationContext> {
@@ -28,78 +28,12 @@ function revalidateRuns() {
   revalidatePath("/runs/[slug]", "page");
 }
 
-/** An empty or non-numeric field becomes NaN, so zod says "Enter a number" instead of using a default. */
-function numberField(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  return value.trim() === "" ? Number.NaN : Number(value);
-}
-
-/** An empty form field means "not given". */
-function textField(value: unknown): string | undefined {
-  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
-}
-
-/** The Advanced section's agent and environment fields, shaped as the run config. */
-function endpointsOf(raw: Record<string, unknown>) {
-  return {
-    agent:
-      raw.agentKind === "openai"
-        ? {
-            kind: "openai",
-            baseUrl: textField(raw.agentBaseUrl),
-            model: textField(raw.agentModel),
-            connection: textField(raw.agentConnection),
-            sendTaskId: raw.agentSendTaskId === "on" || raw.agentSendTaskId === true,
-          }
-        : (textField(raw.agentKind) ?? "builtin"),
-    environment:
-      raw.environmentKind === "http"
-        ? {
-            kind: "http",
-            baseUrl: textField(raw.environmentBaseUrl),
-            connection: textField(raw.environmentConnection),
-          }
-        : (textField(raw.environmentKind) ?? "toolworld"),
-  };
-}
-
-const ENDPOINT_FIELDS: Record<string, string> = {
-  "agent.baseUrl": "agentBaseUrl",
-  "agent.model": "agentModel",
-  "agent.connection": "agentConnection",
-  "environment.baseUrl": "environmentBaseUrl",
-  "environment.connection": "environmentConnection",
-};
-
-const NewRunSchema = z.object({
-  name: z.string().trim().min(1, "Enter a name for the run").max(120),
-  config: RunConfigSchema,
-});
-
 /** The New run form's fields, shaped as the run config; everything not on the form takes its default. */
 export const createRunAction = defineAction({
   name: "run.create",
   schema: NewRunSchema,
-  prepare: (raw) => ({
-    name: raw.name ?? "",
-    config: {
-      mode: raw.mode,
-      seed: numberField(raw.seed),
-      tasksPerRound: numberField(raw.tasksPerRound),
-      groupSize: numberField(raw.groupSize),
-      synthesisBudget: numberField(raw.synthesisBudget),
-      replayFraction: numberField(raw.replayFraction),
-      review: { mode: raw.reviewMode },
-      ...endpointsOf(raw),
-    },
-  }),
-  fieldOf: (path) => {
-    if (path[0] !== "config") return path.map(String).join(".");
-    if (path[1] === "agent" || path[1] === "environment") {
-      return ENDPOINT_FIELDS[path.slice(1, 3).join(".")] ?? `${String(path[1])}Kind`;
-    }
-    return path[1] === "review" ? "reviewMode" : String(path[1] ?? "form");
-  },
+  prepare: newRunInputOf,
+  fieldOf: newRunFieldOf,
   handler: async ({ name, config }, { actor }) => {
     const run = await createRun(await mutationContext(actor), { name, config });
     revalidatePath("/");

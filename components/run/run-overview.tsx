@@ -6,6 +6,7 @@ import { getRunProgress, listGenerations } from "@/lib/db/queries/generations";
 import { listComparableSlugs } from "@/lib/db/queries/runs";
 import {
   httpEnvironmentOf,
+  llmSynthesizerOf,
   openAiAgentOf,
   RunConfigSchema,
   type RunConfig,
@@ -109,6 +110,7 @@ export async function RunOverview({
             value={`${Math.round(config.replayFraction * 100)}%`}
           />
           <ConfigItem term="Agent" value={describeAgent(config, canAct)} wide />
+          <ConfigItem term="Synthesizer" value={describeSynthesizer(config, canAct)} wide />
           <ConfigItem term="Environment" value={describeEnvironment(config, canAct)} wide />
         </dl>
       )}
@@ -169,6 +171,15 @@ function describeAgent(config: RunConfig, showEndpoint: boolean): string {
   return showEndpoint
     ? `OpenAI-compatible · ${agent.model} at ${agent.baseUrl}${via}`
     : `OpenAI-compatible · ${agent.model}`;
+}
+
+function describeSynthesizer(config: RunConfig, showEndpoint: boolean): string {
+  const synthesizer = llmSynthesizerOf(config);
+  if (!synthesizer) return "builtin (rule-based)";
+  const via = synthesizer.connection ? ` · key from connection “${synthesizer.connection}”` : "";
+  return showEndpoint
+    ? `LLM · ${synthesizer.model} at ${synthesizer.baseUrl}${via}`
+    : `LLM · ${synthesizer.model}`;
 }
 
 function describeEnvironment(config: RunConfig, showEndpoint: boolean): string {

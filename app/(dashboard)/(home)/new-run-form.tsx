@@ -38,16 +38,14 @@ export type ConnectionChoice = {
   model: string | null;
 };
 
+type EndpointPrefix = "agent" | "synthesizer" | "environment";
+
 type FieldName =
   | keyof NewRunDefaults
   | "name"
-  | "agentKind"
-  | "agentBaseUrl"
-  | "agentModel"
-  | "agentConnection"
-  | "environmentKind"
-  | "environmentBaseUrl"
-  | "environmentConnection";
+  | `${EndpointPrefix}${"Kind" | "BaseUrl" | "Model" | "Connection"}`
+  | "agentSendTaskId"
+  | "synthesizerSendContext";
 
 /**
  * The "New run" disclosure on the runs page. Validation happens on the server (the run config
@@ -225,8 +223,9 @@ export function NewRunForm({
 }
 
 /**
- * Where the agent and the environment run. Collapsed by default: the builtin ones need nothing.
- * Keys are never typed here, only the name of a saved connection (Settings → Connections).
+ * Where the agent, the synthesizer and the environment run. Collapsed by default: the builtin ones
+ * need nothing. Keys are never typed here, only the name of a saved connection (Settings →
+ * Connections).
  */
 function AdvancedFields({
   connections,
@@ -235,31 +234,17 @@ function AdvancedFields({
   connections: ConnectionChoice[];
   errors: Record<string, string[]>;
 }) {
-  const hasError = Object.keys(errors).some((name) => /^(agent|environment)/.test(name));
+  const hasError = Object.keys(errors).some((name) =>
+    /^(agent|synthesizer|environment)/.test(name),
+  );
   const [agentKind, setAgentKind] = useState<"builtin" | "openai">("builtin");
+  const [synthesizerKind, setSynthesizerKind] = useState<"builtin" | "llm">("builtin");
   const [environmentKind, setEnvironmentKind] = useState<"toolworld" | "http">("toolworld");
-  const agentUrl = useRef<HTMLInputElement>(null);
-  const agentModel = useRef<HTMLInputElement>(null);
-  const environmentUrl = useRef<HTMLInputElement>(null);
-
-  // Picking a connection fills the endpoint fields it knows, unless something is typed there.
-  function fillFrom(
-    name: string,
-    targets: (HTMLInputElement | null)[],
-    fields: (keyof ConnectionChoice)[],
-  ) {
-    const chosen = connections.find((c) => c.name === name);
-    if (!chosen) return;
-    targets.forEach((input, i) => {
-      const value = chosen[fields[i]!];
-      if (input && !input.value && typeof value === "string") input.value = value;
-    });
-  }
 
   return (
     <details open={hasError || undefined} className="rounded-md border border-border bg-bg p-3">
       <summary className="cursor-pointer text-sm font-medium">Advanced</summary>
-      <div className="mt-3 grid gap-4 sm:grid-cols-2">
+      <div className="mt-3 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <fieldset className="space-y-3">
           <legend className="text-xs font-semibold uppercase tracking-wide text-muted">
             Agent
@@ -278,60 +263,65 @@ function AdvancedFields({
           </Field>
           {agentKind === "openai" && (
             <>
-              <Field
-                name="agentConnection"
-                label="Agent connection"
-                hint="Holds the API key; none for an endpoint without one"
+              <EndpointFields
+                prefix="agent"
+                title="Agent"
+                connectionKind="openai"
+                connectionHint="Holds the API key; none for an endpoint without one"
+                baseUrlHint="Up to /v1, e.g. http://gpu-1:8000/v1"
+                model={{
+                  label: "Model",
+                  hint: "The served model name; {run} and {version} are filled in",
+                }}
+                connections={connections}
                 errors={errors}
+              />
+              <CheckboxField
+                name="agentSendTaskId"
+                label="Send task ids"
+                hint="Only for this dashboard's own /api/openai/v1 (hosted APIs may refuse it)"
+              />
+            </>
+          )}
+        </fieldset>
+        <fieldset className="space-y-3">
+          <legend className="text-xs font-semibold uppercase tracking-wide text-muted">
+            Synthesizer
+          </legend>
+          <Field name="synthesizerKind" label="Synthesizer" errors={errors}>
+            {(props) => (
+              <select
+                {...props}
+                value={synthesizerKind}
+                onChange={(event) =>
+                  setSynthesizerKind(event.target.value as typeof synthesizerKind)
+                }
               >
-                {(props) => (
-                  <select
-                    {...props}
-                    defaultValue=""
-                    onChange={(event) =>
-                      fillFrom(
-                        event.target.value,
-                        [agentUrl.current, agentModel.current],
-                        ["baseUrl", "model"],
-                      )
-                    }
-                  >
-                    <option value="">No connection (no API key)</option>
-                    {connections
-                      .filter((c) => c.kind === "openai")
-                      .map((c) => (
-                        <option key={c.name} value={c.name}>
-                          {c.name} — {c.baseUrl}
-                        </option>
-                      ))}
-                  </select>
-                )}
-              </Field>
-              <Field
-                name="agentBaseUrl"
-                label="Agent base URL"
-                hint="Up to /v1, e.g. http://gpu-1:8000/v1"
+                <option value="builtin">Builtin (rule-based)</option>
+                <option value="llm">LLM (OpenAI-compatible)</option>
+              </select>
+            )}
+          </Field>
+          {synthesizerKind === "llm" && (
+            <>
+              <EndpointFields
+                prefix="synthesizer"
+                title="Synthesizer"
+                connectionKind="openai"
+                connectionHint="Holds the API key; none for an endpoint without one"
+                baseUrlHint="Up to /v1; needs structured output (vLLM, SGLang, Ollama, OpenAI)"
+                model={{
+                  label: "Synthesizer model",
+                  hint: "The served model name; the prompt is editable on the run's config page",
+                }}
+                connections={connections}
                 errors={errors}
-              >
-                {(props) => <input {...props} ref={agentUrl} type="url" autoComplete="off" />}
-              </Field>
-              <Field
-                name="agentModel"
-                label="Model"
-                hint="The served model name; {run} and {version} are filled in"
-                errors={errors}
-              >
-                {(props) => <input {...props} ref={agentModel} type="text" autoComplete="off" />}
-              </Field>
-              <label className="flex items-start gap-2 text-xs">
-                <input type="checkbox" name="agentSendTaskId" value="on" className="mt-0.5" />
-                <span>
-                  Send task ids
-                  <span className="block text-muted">
-                    Only for this dashboard&apos;s own /api/openai/v1 (hosted APIs may refuse it)
-                  </span>
-                </span>
-              </label>
+              />
+              <CheckboxField
+                name="synthesizerSendContext"
+                label="Send synthesis context (only for this project's own policy endpoint)"
+                hint="Adds the signal and source task as metadata.coevolve_synthesis; hosted APIs may refuse it"
+              />
             </>
           )}
         </fieldset>
@@ -354,45 +344,117 @@ function AdvancedFields({
             )}
           </Field>
           {environmentKind === "http" && (
-            <>
-              <Field
-                name="environmentConnection"
-                label="Environment connection"
-                hint="Its key is sent as a bearer token"
-                errors={errors}
-              >
-                {(props) => (
-                  <select
-                    {...props}
-                    defaultValue=""
-                    onChange={(event) =>
-                      fillFrom(event.target.value, [environmentUrl.current], ["baseUrl"])
-                    }
-                  >
-                    <option value="">No connection (no API key)</option>
-                    {connections
-                      .filter((c) => c.kind === "http-environment")
-                      .map((c) => (
-                        <option key={c.name} value={c.name}>
-                          {c.name} — {c.baseUrl}
-                        </option>
-                      ))}
-                  </select>
-                )}
-              </Field>
-              <Field
-                name="environmentBaseUrl"
-                label="Environment base URL"
-                hint="Where the coevolve-env/1 protocol is served"
-                errors={errors}
-              >
-                {(props) => <input {...props} ref={environmentUrl} type="url" autoComplete="off" />}
-              </Field>
-            </>
+            <EndpointFields
+              prefix="environment"
+              title="Environment"
+              connectionKind="http-environment"
+              connectionHint="Its key is sent as a bearer token"
+              baseUrlHint="Where the coevolve-env/1 protocol is served"
+              connections={connections}
+              errors={errors}
+            />
           )}
         </fieldset>
       </div>
     </details>
+  );
+}
+
+/**
+ * A connection select, a base URL and (for OpenAI-compatible endpoints) a model, named
+ * `<prefix>Connection`, `<prefix>BaseUrl` and `<prefix>Model`. Picking a connection fills the
+ * endpoint fields it knows, unless something is typed there.
+ */
+function EndpointFields({
+  prefix,
+  title,
+  connectionKind,
+  connectionHint,
+  baseUrlHint,
+  model,
+  connections,
+  errors,
+}: {
+  prefix: EndpointPrefix;
+  title: string;
+  connectionKind: ConnectionChoice["kind"];
+  connectionHint: string;
+  baseUrlHint: string;
+  model?: { label: string; hint: string };
+  connections: ConnectionChoice[];
+  errors: Record<string, string[]>;
+}) {
+  const baseUrl = useRef<HTMLInputElement>(null);
+  const modelInput = useRef<HTMLInputElement>(null);
+  const choices = connections.filter((c) => c.kind === connectionKind);
+
+  function fillFrom(name: string) {
+    const chosen = choices.find((c) => c.name === name);
+    if (!chosen) return;
+    for (const [input, value] of [
+      [baseUrl.current, chosen.baseUrl],
+      [modelInput.current, chosen.model],
+    ] as const) {
+      if (input && !input.value && value) input.value = value;
+    }
+  }
+
+  return (
+    <>
+      <Field
+        name={`${prefix}Connection`}
+        label={`${title} connection`}
+        hint={connectionHint}
+        errors={errors}
+      >
+        {(props) => (
+          <select {...props} defaultValue="" onChange={(event) => fillFrom(event.target.value)}>
+            <option value="">No connection (no API key)</option>
+            {choices.map((c) => (
+              <option key={c.name} value={c.name}>
+                {c.name} — {c.baseUrl}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field
+        name={`${prefix}BaseUrl`}
+        label={`${title} base URL`}
+        hint={baseUrlHint}
+        errors={errors}
+      >
+        {(props) => <input {...props} ref={baseUrl} type="url" autoComplete="off" />}
+      </Field>
+      {model && (
+        <Field name={`${prefix}Model`} label={model.label} hint={model.hint} errors={errors}>
+          {(props) => <input {...props} ref={modelInput} type="text" autoComplete="off" />}
+        </Field>
+      )}
+    </>
+  );
+}
+
+/** A checkbox whose hint describes it rather than lengthening its name. */
+function CheckboxField({ name, label, hint }: { name: FieldName; label: string; hint: string }) {
+  const id = `new-run-${name}`;
+  return (
+    <div className="flex items-start gap-2 text-xs">
+      <input
+        id={id}
+        type="checkbox"
+        name={name}
+        value="on"
+        aria-describedby={`${id}-hint`}
+        className="mt-0.5"
+      />
+      <div>
+        <label htmlFor={id}>{label}</label>
+        <p id={`${id}-hint`} className="text-muted">
+          {hint}
+        </p>
+      </div>
+    </div>
   );
 }
 
