@@ -81,7 +81,9 @@ describe("run config synthesizer", () => {
     expect(messages({ ...llm, baseUrl: "ftp://x" })).toEqual([
       "synthesizer.baseUrl: synthesizer.baseUrl must be an http(s) URL",
     ]);
-    expect(messages({ ...llm, model: "" })).toEqual(["synthesizer.model: model is required"]);
+    expect(messages({ ...llm, model: "" })).toEqual([
+      "synthesizer.model: synthesizer.model is required (the served model name)",
+    ]);
     expect(messages("gpt")).toEqual([
       'synthesizer: synthesizer must be "builtin" or { kind: "llm", baseUrl, model, … }',
     ]);
