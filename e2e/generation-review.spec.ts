@@ -294,8 +294,9 @@ test("pages of a bigger generation: next, last, and review mode preloads the nex
     (await table.getByRole("rowheader").allTextContents()).map((text) => Number(text));
 
   await page.goto(`/runs/${bigSlug}/generations/1?sort=oldest`);
+  // allTextContents does not wait: wait for the streamed table first.
+  await expect(table.getByRole("rowheader")).toHaveCount(50);
   const first = await ids();
-  expect(first).toHaveLength(50);
   await page.getByRole("link", { name: "Next page" }).click();
   await expect(page).toHaveURL(/[?&]after=/);
   await expect.poll(async () => (await ids())[0]).toBe(first[49]! + 1);
