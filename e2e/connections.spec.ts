@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { expectNoSeriousA11yViolations } from "./support/axe";
 import { withE2eDatabase } from "./support/database";
 
 const suffix = randomBytes(3).toString("hex");
@@ -62,12 +62,7 @@ test("add a connection: the key goes in once and only its hint comes back", asyn
   });
   expect(stored).not.toContain(API_KEY);
 
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(
-    violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
+  await expectNoSeriousA11yViolations(page);
 
   await page.getByRole("button", { name: `Delete connection ${name}` }).click();
   await expect(table.getByRole("row").filter({ hasText: name })).toHaveCount(0);

@@ -1,9 +1,9 @@
 import fs from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { Pool } from "pg";
 import { createToolWorld } from "@/lib/engine/environments/toolworld";
 import { seedExportRun, type SeededRun } from "@/tests/support/export-fixtures";
+import { expectNoSeriousA11yViolations } from "./support/axe";
 import { e2eDatabaseUrl, withE2eDatabase } from "./support/database";
 
 test.describe.configure({ mode: "serial" });
@@ -122,12 +122,7 @@ test("a valid file imports, and the import page has no serious accessibility vio
   page,
 }) => {
   await page.goto(`/runs/${target.slug}/import`);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(
-    violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
+  await expectNoSeriousA11yViolations(page);
 
   await page.getByLabel("Tasks file").setInputFiles({
     name: "tasks.jsonl",

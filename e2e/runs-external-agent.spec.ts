@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { expectNoSeriousA11yViolations } from "./support/axe";
 import { withE2eDatabase } from "./support/database";
 
 // Named to sort after runs-list.spec.ts, which asserts the fresh database's empty state.
@@ -33,12 +33,7 @@ test("New run → Advanced points a run at the dashboard's own OpenAI endpoint a
   await expect(form.getByLabel("Environment base URL")).toHaveAccessibleDescription(
     /environment\.baseUrl is required/,
   );
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(
-    violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
+  await expectNoSeriousA11yViolations(page);
 
   // A URL that is not http(s) is refused by the same schema the worker reads.
   await form.getByLabel("Agent base URL").fill("ftp://example.com/v1");
@@ -132,12 +127,7 @@ test("New run → Advanced chooses an LLM synthesizer: field errors inline, then
   await expect(form.getByLabel("Synthesizer", { exact: true })).toHaveValue("llm");
   expect(await countRuns()).toBe(0);
 
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(
-    violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
+  await expectNoSeriousA11yViolations(page);
 
   await form.getByLabel("Synthesizer base URL").fill(`${baseURL}/api/openai/v1`);
   await form.getByLabel("Send synthesis context").check();

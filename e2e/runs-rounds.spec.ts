@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { expectNoSeriousA11yViolations } from "./support/axe";
 import { withE2eDatabase } from "./support/database";
 
 // Named to sort after runs-list.spec.ts: that spec asserts the empty state of the fresh database
@@ -33,14 +33,6 @@ function generationRow(page: Page, index: number) {
     .getByRole("table", { name: "Generations, newest first" })
     .getByRole("row")
     .filter({ has: page.getByRole("rowheader", { name: String(index), exact: true }) });
-}
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
 }
 
 type ProgressSnapshot = {

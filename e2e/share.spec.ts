@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page, type Request } from "@playwright/test";
+import { expect, test, type Request } from "@playwright/test";
+import { expectNoSeriousA11yViolations } from "./support/axe";
 import { withE2eDatabase } from "./support/database";
 
 test.describe.configure({ mode: "serial" });
@@ -17,16 +17,6 @@ const ACTION_CONTROL_NAMES = [
   "Create link",
   "Revoke",
 ];
-
-async function expectNoSeriousA11yViolations(page: Page, include?: string) {
-  const builder = new AxeBuilder({ page });
-  if (include) builder.include(include);
-  const { violations } = await builder.analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
-}
 
 type RunCounts = { shareLinks: number; generations: number; auditEvents: number };
 

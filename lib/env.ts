@@ -22,6 +22,8 @@ const envSchema = z.object({
   EMBEDDED_PG_PORT: unsetIfEmpty(z.coerce.number().int().min(1).max(65535)),
   /** When set, /api/openai/v1 (the builtin policy as an OpenAI-compatible endpoint) requires it. */
   POLICY_SERVER_API_KEY: unsetIfEmpty(z.string()),
+  /** When set, /api/environments/toolworld (ToolWorld over coevolve-env/1) requires it. */
+  ENVIRONMENT_SERVER_API_KEY: unsetIfEmpty(z.string()),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,6 +1,7 @@
 /**
  * Serves the builtin ToolWorld over the coevolve-env/1 protocol on plain node:http:
  * `npm run env:serve -- --port 8765 [--host 127.0.0.1] [--max-sessions 256] [--idle-timeout-ms 600000]`.
+ * With ENVIRONMENT_SERVER_API_KEY set, requests must carry it as a Bearer token.
  * See docs/http-environment-protocol.md.
  */
 import { createToolWorld } from "../lib/engine/environments/toolworld";
@@ -43,6 +44,8 @@ async function main() {
     maxSessions: args.maxSessions,
     idleTimeoutMs: args.idleTimeoutMs,
     onError: (error) => console.error("env-server: internal error", error),
+    // Like vLLM's --api-key: clients then send `Authorization: Bearer <key>`.
+    apiKey: process.env.ENVIRONMENT_SERVER_API_KEY || undefined,
   });
   const served = await serveFetchHandler(handler, { port: args.port, host: args.host });
   console.log(

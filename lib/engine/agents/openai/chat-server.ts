@@ -8,6 +8,7 @@ import {
   TASK_SCHEMA_NAME,
   type SynthesisContext,
 } from "../../synthesizers/llm-output";
+import { hasBearer } from "../../bearer";
 import { answerWithRules } from "../../synthesizers/rule-answer";
 import type {
   ChatCompletionRequest,
@@ -298,10 +299,7 @@ export function createPolicyChatHandler(
   return async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname.replace(/\/+$/, "");
     try {
-      if (
-        options.apiKey &&
-        !constantTimeEqual(request.headers.get("authorization") ?? "", `Bearer ${options.apiKey}`)
-      ) {
+      if (options.apiKey && !hasBearer(request, options.apiKey)) {
         throw new ChatRequestError(401, "invalid_api_key", "missing or wrong API key");
       }
       if (path.endsWith("/models")) {
@@ -338,14 +336,6 @@ export function createPolicyChatHandler(
       );
     }
   };
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
-  }
-  return diff === 0;
 }
 
 function parseArguments(call: ChatToolCall): JsonObject {

@@ -177,6 +177,29 @@ describe("coevolve-env/1 over node:http: happy paths", () => {
   });
 });
 
+describe("coevolve-env/1 with an API key", () => {
+  it("answers 401 unauthorized without the Bearer key, and serves with it", async () => {
+    const keyed = createEnvironmentHandler(createToolWorld(), { apiKey: "env-secret-key" });
+    const bare = await keyed(new Request("http://env.test/describe"));
+    expect(bare.status).toBe(401);
+    const body = (await bare.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("unauthorized");
+    expect(JSON.stringify(body)).not.toContain("env-secret-key");
+    const wrong = await keyed(
+      new Request("http://env.test/describe", {
+        headers: { authorization: "Bearer env-secret-kex" },
+      }),
+    );
+    expect(wrong.status).toBe(401);
+    const right = await keyed(
+      new Request("http://env.test/describe", {
+        headers: { authorization: "Bearer env-secret-key" },
+      }),
+    );
+    expect(right.status).toBe(200);
+  });
+});
+
 describe("coevolve-env/1 over node:http: bad input and limits", () => {
   it("answers bad JSON with 400 bad_json", async () => {
     const res = await call("POST", "/tasks/generate", undefined, "{not json");

@@ -172,6 +172,7 @@ export const closeResponseSchema = z.object({ closed: z.literal(true) });
 
 export const ERROR_CODES = [
   "bad_json",
+  "unauthorized",
   "invalid_request",
   "environment_rejected",
   "not_found",

@@ -6,6 +6,7 @@
  * stack trace.
  */
 import type { z } from "zod";
+import { hasBearer } from "../../bearer";
 import type {
   Environment,
   EpisodeSession,
@@ -42,6 +43,8 @@ export type EnvironmentHandlerOptions = {
   newId?: () => string;
   /** Sees failures of the server itself (answered as a bare 500), e.g. to log them. */
   onError?: (error: unknown) => void;
+  /** When set, every request must carry `Authorization: Bearer <apiKey>` (else 401). */
+  apiKey?: string;
 };
 
 export type EnvironmentHandler = ((request: Request) => Promise<Response>) & {
@@ -296,6 +299,13 @@ export function createEnvironmentHandler(
 
   const handler = async (request: Request): Promise<Response> => {
     try {
+      if (options.apiKey && !hasBearer(request, options.apiKey)) {
+        throw new ProtocolError(
+          401,
+          "unauthorized",
+          "missing or wrong API key (Authorization: Bearer …)",
+        );
+      }
       sweep();
       const pathname = new URL(request.url).pathname;
       if (basePath !== "" && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) {
