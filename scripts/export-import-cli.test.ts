@@ -5,6 +5,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveFetchHandler } from "@/lib/engine/agents/openai/node-http";
+import { parseRunConfig } from "@/lib/validations/run-config";
 import { seedExportRun, type SeededRun } from "@/tests/support/export-fixtures";
 import { testDatabaseUrl } from "@/tests/support/db";
 
@@ -90,5 +92,36 @@ describe("npm run export / npm run import", () => {
       [target.runId],
     );
     expect(rows[0]!.count).toBe(8);
+  });
+
+  it("exits 2 naming the URL when the run's remote environment cannot be reached, writing nothing", async () => {
+    const closed = await serveFetchHandler(async () => new Response(null, { status: 204 }));
+    await closed.close();
+    const remote = await seedExportRun(pool, { name: "cli-remote", tasks: 2, samplesPerTask: 1 });
+    await pool.query(`UPDATE "Run" SET environment = 'http', config = $2 WHERE id = $1`, [
+      remote.runId,
+      JSON.stringify(
+        parseRunConfig({ seed: 7, environment: { kind: "http", baseUrl: closed.url } }),
+      ),
+    ]);
+    const out = path.join(dir, "remote.jsonl");
+    const exported = await cli("export", ["--run", remote.slug, "--out", out]);
+    expect(exported.code).toBe(2);
+    expect(exported.stderr).toContain(`error: Environment ${closed.url} is not available: `);
+    expect(fs.existsSync(out)).toBe(false);
+
+    const imported = await cli("import", [
+      "--run",
+      remote.slug,
+      "--file",
+      path.join(dir, "tasks.jsonl"),
+    ]);
+    expect(imported.code).toBe(2);
+    expect(imported.stderr).toContain(`error: Environment ${closed.url} is not available: `);
+    const { rows } = await pool.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM "Task" WHERE "runId" = $1`,
+      [remote.runId],
+    );
+    expect(rows[0]!.count).toBe(2);
   });
 });

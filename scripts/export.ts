@@ -3,7 +3,8 @@
  *                   [--purpose train|eval|all] [--status approved|all] --out <file|->
  *
  * Streams a run's (or one generation's) trajectories as OpenAI chat/tool-call JSONL or Parquet,
- * or its training tasks in the import format. Exit 2 on bad flags or an unknown run/generation.
+ * or its training tasks in the import format. Exit 2 on bad flags, an unknown run/generation or an
+ * unreachable environment.
  */
 import fs from "node:fs";
 import { Readable } from "node:stream";
@@ -86,7 +87,7 @@ async function main() {
 main().catch((error: unknown) => {
   if (isAppError(error)) {
     console.error(`error: ${error.message}${error.hint ? `\n${error.hint}` : ""}`);
-    process.exit(error.code === "NOT_FOUND" || error.code === "INVALID_INPUT" ? 2 : 1);
+    process.exit(["NOT_FOUND", "INVALID_INPUT", "UNAVAILABLE"].includes(error.code) ? 2 : 1);
   }
   console.error(error instanceof Error ? (error.stack ?? error.message) : error);
   process.exit(1);

@@ -3,7 +3,7 @@
  *
  * Imports seed tasks (lib/import/format.ts) into a run, all of the file or nothing, and prints a
  * JSON summary {imported, duplicates, errors: [{line, message}]}. Exit 1 if any line is bad,
- * 2 on bad flags or an unknown run.
+ * 2 on bad flags, an unknown run or an unreachable environment.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -72,7 +72,7 @@ async function main() {
 main().catch((error: unknown) => {
   if (isAppError(error)) {
     console.error(`error: ${error.message}${error.hint ? `\n${error.hint}` : ""}`);
-    process.exit(error.code === "NOT_FOUND" ? 2 : 1);
+    process.exit(error.code === "NOT_FOUND" || error.code === "UNAVAILABLE" ? 2 : 1);
   }
   console.error(error instanceof Error ? (error.stack ?? error.message) : error);
   process.exit(1);

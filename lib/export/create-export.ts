@@ -10,8 +10,9 @@ import {
   type ExportRun,
 } from "@/lib/db/queries/export";
 import { AppError } from "@/lib/errors";
-import { resolveEnvironment } from "@/lib/import/environment";
+import { environmentOfRun } from "@/lib/import/environment";
 import type { ExportQuery } from "@/lib/validations/export";
+import { parseRunConfig } from "@/lib/validations/run-config";
 import { toChatRecord, type ChatRecord } from "./chat-format";
 import { encodeParquet } from "./parquet";
 import { toPortableTask } from "./task-format";
@@ -21,6 +22,8 @@ export type ExportOptions = ExportQuery & {
   slug: string;
   /** Rows per database round trip. */
   batchSize?: number;
+  /** Opens a remote environment's saved API key; defaults to the app's key. */
+  secretKey?: Buffer;
 };
 
 export type PreparedExport = {
@@ -82,7 +85,13 @@ export async function prepareExport(options: ExportOptions): Promise<PreparedExp
   if (options.generation !== undefined && generations.length === 0) {
     throw new AppError("NOT_FOUND", `Run "${run.slug}" has no generation ${options.generation}.`);
   }
-  const environment = resolveEnvironment(run.environment);
+  // Before any byte: an unreachable remote environment is an error the caller can still answer.
+  const environment = await environmentOfRun({
+    db,
+    runId: run.id,
+    config: parseRunConfig(run.config),
+    secretKey: options.secretKey,
+  });
   const stem = `${run.slug}${options.generation === undefined ? "" : `-gen${options.generation}`}`;
 
   if (options.format === "tasks") {

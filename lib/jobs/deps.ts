@@ -65,7 +65,7 @@ export async function createRunDeps(
   if (!remoteEnvironment && !remoteAgent) return { ...builtin, synthesizer };
 
   const environment = remoteEnvironment
-    ? await connectedEnvironment(remoteEnvironment, options)
+    ? await resolveRunEnvironment(config, options)
     : builtin.environment;
   return {
     environment,
@@ -76,6 +76,23 @@ export async function createRunDeps(
     synthesizer,
     validator: builtin.validator,
   };
+}
+
+/**
+ * The environment a run's config names, for everything that needs it outside a round too
+ * (export's tool schemas and reference solutions, import's validation): the builtin ToolWorld,
+ * or the run's HTTP environment connected with its connection's key.
+ */
+export async function resolveRunEnvironment(
+  config: Pick<RunConfig, "environment">,
+  options: RunDepsOptions,
+): Promise<Environment> {
+  const remote = httpEnvironmentOf(config);
+  if (!remote) {
+    return createBuiltinDeps({ mode: "static", environment: "toolworld", agent: "builtin" })
+      .environment;
+  }
+  return connectedEnvironment(remote, options);
 }
 
 /**

@@ -3,9 +3,11 @@ import { withTransaction } from "@/lib/db/transaction";
 import { refreshDataStats } from "@/lib/db/mutations/data-stats";
 import { AppError } from "@/lib/errors";
 import type { ImportFormat } from "@/lib/import/format";
-import { resolveEnvironment } from "@/lib/import/environment";
+import { environmentOfRun, remoteEnvironmentError } from "@/lib/import/environment";
 import { prepareImport, type ImportDuplicate, type ImportError } from "@/lib/import/prepare";
 import type { ImportSource } from "@/lib/import/read-lines";
+import { HttpEnvironmentError } from "@/lib/engine/environments/http/client";
+import { httpEnvironmentOf, parseRunConfig } from "@/lib/validations/run-config";
 
 export type ImportTasksOptions = {
   pool: Pool;
@@ -15,6 +17,8 @@ export type ImportTasksOptions = {
   /** Check everything, write nothing. */
   isDryRun?: boolean;
   actor?: string | null;
+  /** Opens a remote environment's saved API key; defaults to the app's key. */
+  secretKey?: Buffer;
 };
 
 export type ImportSummary = {
@@ -33,19 +37,39 @@ export type ImportSummary = {
  * the seed pool (`isSeedPoolTask`). A pool already built is not changed; the next one is.
  */
 export async function importTasks(options: ImportTasksOptions): Promise<ImportSummary> {
-  const { rows: runs } = await options.pool.query<{ id: number; environment: string }>(
-    `SELECT id, environment FROM "Run" WHERE slug = $1`,
+  const { rows: runs } = await options.pool.query<{ id: number; config: unknown }>(
+    `SELECT id, config FROM "Run" WHERE slug = $1`,
     [options.slug],
   );
   const run = runs[0];
   if (!run) throw new AppError("NOT_FOUND", `Run "${options.slug}" does not exist.`);
   const isDryRun = options.isDryRun ?? false;
 
+  const config = parseRunConfig(run.config);
+  const environment = await environmentOfRun({
+    db: options.pool,
+    runId: run.id,
+    config,
+    secretKey: options.secretKey,
+  });
+  const remote = httpEnvironmentOf(config);
+  if (remote && !environment.taskFromPortable) {
+    throw new AppError(
+      "CONFLICT",
+      `Environment ${remote.baseUrl} cannot take imported tasks: its server does not offer capabilities.portable (POST /tasks/from-portable).`,
+    );
+  }
   const plan = await prepareImport({
     source: options.source,
     format: options.format,
-    environment: resolveEnvironment(run.environment),
+    environment,
     existing: await loadFingerprints(options.pool, run.id),
+  }).catch((error: unknown) => {
+    // A line the environment rejects is a line error; a failing server is not the file's fault.
+    if (remote && error instanceof HttpEnvironmentError) {
+      throw remoteEnvironmentError(remote.baseUrl, error);
+    }
+    throw error;
   });
   if (plan.errors.length > 0 || isDryRun) {
     return {

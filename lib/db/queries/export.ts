@@ -12,11 +12,18 @@ type Db = Pick<Pool, "query">;
 export type ExportPurpose = "TRAIN" | "EVAL" | "VALIDATION";
 export type ExportStatus = "approved" | "all";
 
-export type ExportRun = { id: number; slug: string; name: string; environment: string };
+export type ExportRun = {
+  id: number;
+  slug: string;
+  name: string;
+  environment: string;
+  /** The stored run config (parse with parseRunConfig): which environment serves the tasks. */
+  config: unknown;
+};
 
 export async function getExportRun(options: { db: Db; slug: string }): Promise<ExportRun | null> {
   const { rows } = await options.db.query<ExportRun>(
-    `SELECT id, slug, name, environment FROM "Run" WHERE slug = $1`,
+    `SELECT id, slug, name, environment, config FROM "Run" WHERE slug = $1`,
     [options.slug],
   );
   return rows[0] ?? null;
@@ -137,11 +144,13 @@ export async function countExportTasks(scope: ExportTaskScope): Promise<number> 
 export type ExportTaskRow = {
   id: number;
   key: string;
+  fingerprint: string;
   generation: number;
   skill: string;
   level: number;
   estimatedDifficulty: number;
   origin: string;
+  validationStatus: string;
   reviewStatus: string;
   instruction: string;
   spec: JsonObject;
@@ -158,8 +167,8 @@ export async function* iterateExportTasks(
   let after = 0;
   for (;;) {
     const { rows } = await scope.db.query<ExportTaskRow>(
-      `SELECT t.id, t.key, g.index AS generation, t.skill, t.level, t."estimatedDifficulty",
-              t.origin, t."reviewStatus", t.instruction, t.spec
+      `SELECT t.id, t.key, t.fingerprint, g.index AS generation, t.skill, t.level, t."estimatedDifficulty",
+              t.origin, t."validationStatus", t."reviewStatus", t.instruction, t.spec
          FROM "Task" t JOIN "Generation" g ON g.id = t."generationId"
         WHERE t."runId" = $1 AND t.split = 'TRAIN' AND t.id > $2
               AND ($3::int[] IS NULL OR t."generationId" = ANY($3)) ${reviewFilter(scope.status)}
