@@ -55,7 +55,10 @@ export type ChatRecord = {
 
 const FINISH_TOOL = "finish";
 
-export function toChatMessages(row: ExportTrajectoryRow): ChatMessage[] {
+/** What a conversation is made of: an exported row and an engine trajectory + task both fit. */
+export type ConversationSource = Pick<ExportTrajectoryRow, "instruction" | "steps" | "answer">;
+
+export function toChatMessages(row: ConversationSource): ChatMessage[] {
   const messages: ChatMessage[] = [
     { role: "system", content: SYSTEM_PROMPT },
     { role: "user", content: row.instruction },

@@ -274,7 +274,11 @@ describe("external trainer", () => {
     expect(lines).toHaveLength(12 * 4);
     expect(call.trainingData.lines).toBe(48);
     expect(lines[0]).toMatchObject({ format: TRAINING_DATA_FORMAT, group: 0, sampleIndex: 0 });
-    expect((lines[0]!.messages as { role: string }[])[0]!.role).toBe("user");
+    // The same conversation format as the dataset export (system prompt, then the instruction).
+    expect((lines[0]!.messages as { role: string }[]).slice(0, 2).map((m) => m.role)).toEqual([
+      "system",
+      "user",
+    ]);
     const advantageSums = new Map<unknown, number>();
     for (const line of lines) {
       advantageSums.set(

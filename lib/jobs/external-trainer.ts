@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import type { TrainingGroup } from "@/lib/engine/interfaces";
 import { getEnv, type Env } from "@/lib/env";
 import { groupAdvantages } from "@/lib/engine/trainers/advantages";
+import { toChatMessages, type ChatMessage } from "@/lib/export/chat-format";
 import type { PolicyCheckpoint, Task, Trajectory } from "@/lib/engine/types";
 import type { ExternalTrainerConfig, RunConfig } from "@/lib/validations/run-config";
 
@@ -28,50 +29,12 @@ export type TrainingDataLine = {
   reward: number;
   /** Group-normalized advantage: (reward − group mean) / group std, 0 for a flat group. */
   advantage: number;
-  /** The episode as OpenAI chat messages with tool calls (what TRL, verl and OpenRLHF take). */
+  /** The episode as OpenAI chat messages with tool calls, exactly as `npm run export` writes it. */
   messages: ChatMessage[];
   /** The engine's own records, so a trainer built on lib/engine can rebuild the TrainingGroup. */
   task: Task;
   trajectory: Trajectory;
 };
-
-export type ChatMessage =
-  | { role: "user"; content: string }
-  | {
-      role: "assistant";
-      content: string | null;
-      tool_calls?: {
-        id: string;
-        type: "function";
-        function: { name: string; arguments: string };
-      }[];
-    }
-  | { role: "tool"; tool_call_id: string; content: string };
-
-/**
- * The episode as chat messages. Kept deliberately small: lib/export owns the canonical OpenAI
- * format, and this is the one function to swap for it once that lands.
- */
-export function toChatMessages(task: Task, trajectory: Trajectory): ChatMessage[] {
-  const messages: ChatMessage[] = [{ role: "user", content: task.instruction }];
-  for (const step of trajectory.steps) {
-    const id = `call_${step.index}`;
-    messages.push({
-      role: "assistant",
-      content: null,
-      tool_calls: [
-        {
-          id,
-          type: "function",
-          function: { name: step.tool, arguments: JSON.stringify(step.arguments) },
-        },
-      ],
-    });
-    messages.push({ role: "tool", tool_call_id: id, content: JSON.stringify(step.observation) });
-  }
-  if (trajectory.answer !== null) messages.push({ role: "assistant", content: trajectory.answer });
-  return messages;
-}
 
 export function* trainingDataLines(groups: readonly TrainingGroup[]): Generator<TrainingDataLine> {
   for (const [group, { task, trajectories }] of groups.entries()) {
@@ -84,7 +47,11 @@ export function* trainingDataLines(groups: readonly TrainingGroup[]): Generator<
         sampleIndex: trajectory.sampleIndex,
         reward: trajectory.reward,
         advantage: advantages[i]!,
-        messages: toChatMessages(task, trajectory),
+        messages: toChatMessages({
+          instruction: task.instruction,
+          steps: trajectory.steps,
+          answer: trajectory.answer,
+        }),
         task,
         trajectory,
       };
