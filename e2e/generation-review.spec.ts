@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./support/axe";
+import { reviewModeTaskId } from "./support/pages";
 import { withE2eDatabase } from "./support/database";
 
 test.describe.configure({ mode: "serial" });
@@ -36,15 +37,6 @@ async function generationCounts(slug: string) {
     );
     return rows[0]!;
   });
-}
-
-/** The id of the task the review mode shows ("Task 123"). */
-async function currentTaskId(page: Page): Promise<number> {
-  const label = await page
-    .getByRole("dialog")
-    .getByRole("article", { name: /^Task \d+$/ })
-    .getAttribute("aria-label");
-  return Number(label!.replace("Task ", ""));
 }
 
 let slug = "";
@@ -116,34 +108,34 @@ test("keyboard review mode: approve, undo, reject with a note, help overlay", as
   await expect(help).toBeHidden();
 
   // j/k move between tasks.
-  const first = await currentTaskId(page);
+  const first = await reviewModeTaskId(page);
   await page.keyboard.press("j");
-  await expect.poll(() => currentTaskId(page)).not.toBe(first);
+  await expect.poll(() => reviewModeTaskId(page)).not.toBe(first);
   await page.keyboard.press("k");
-  await expect.poll(() => currentTaskId(page)).toBe(first);
+  await expect.poll(() => reviewModeTaskId(page)).toBe(first);
 
   // a approves the task shown, and moves on.
   await page.keyboard.press("a");
   await expect(dialog.getByRole("status")).toHaveText("1 task approved.");
   await expect.poll(async () => (await taskState(first)).reviewStatus).toBe("APPROVED");
-  await expect.poll(() => currentTaskId(page)).not.toBe(first);
+  await expect.poll(() => reviewModeTaskId(page)).not.toBe(first);
 
   // u restores what it was before.
   await page.keyboard.press("u");
   await expect(dialog.getByRole("status")).toHaveText("1 task reset to pending.");
   await expect.poll(() => taskState(first)).toEqual({ reviewStatus: "PENDING", reviewNote: null });
-  expect(await currentTaskId(page)).toBe(first);
+  expect(await reviewModeTaskId(page)).toBe(first);
   await page.keyboard.press("a");
   await expect(dialog.getByRole("status")).toHaveText("1 task approved.");
   await expect.poll(async () => (await taskState(first)).reviewStatus).toBe("APPROVED");
 
   // r asks for a note; typing it (letters a, r, u, j included) triggers no shortcut; Enter confirms.
-  const rejected = await currentTaskId(page);
+  const rejected = await reviewModeTaskId(page);
   await page.keyboard.press("r");
   const note = dialog.getByLabel(/Why reject\?/);
   await expect(note).toBeFocused();
   await page.keyboard.type("ambiguous: a rubric is required");
-  expect(await currentTaskId(page)).toBe(rejected);
+  expect(await reviewModeTaskId(page)).toBe(rejected);
   await page.keyboard.press("Enter");
   await expect
     .poll(() => taskState(rejected))

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./support/axe";
 import { cellsOf, chartData, percent } from "./support/charts";
+import { generationRow, reviewModeTaskId, SERVER_ACTION_MARKERS } from "./support/pages";
 import { withE2eDatabase } from "./support/database";
 
 /**
@@ -23,14 +24,6 @@ async function reviewOf(taskId: number) {
     [taskId],
   );
   return row!;
-}
-
-async function reviewModeTaskId(page: Page): Promise<number> {
-  const label = await page
-    .getByRole("dialog")
-    .getByRole("article", { name: /^Task \d+$/ })
-    .getAttribute("aria-label");
-  return Number(label!.replace("Task ", ""));
 }
 
 test("create, launch, watch, chart, review, trace lineage, share and revoke", async ({
@@ -113,8 +106,9 @@ test("create, launch, watch, chart, review, trace lineage, share and revoke", as
   await page.keyboard.press("a");
   await expect(dialog.getByRole("status")).toHaveText("1 task approved.");
   await expect.poll(async () => (await reviewOf(approved)).reviewStatus).toBe("APPROVED");
+  // Review mode moves on to the next task after a decision.
+  await expect.poll(() => reviewModeTaskId(page)).not.toBe(approved);
   const rejected = await reviewModeTaskId(page);
-  expect(rejected).not.toBe(approved);
   await page.keyboard.press("r");
   await expect(dialog.getByLabel(/Why reject\?/)).toBeFocused();
   await page.keyboard.type("instruction names a contact that does not exist");
@@ -155,11 +149,9 @@ test("create, launch, watch, chart, review, trace lineage, share and revoke", as
   // Close the review: the round finishes.
   await page.goto(`/runs/${slug}`);
   await page.getByRole("button", { name: "Close review" }).click();
-  const generation1 = page
-    .getByRole("table", { name: "Generations, newest first" })
-    .getByRole("row")
-    .filter({ has: page.getByRole("rowheader", { name: "1", exact: true }) });
-  await expect(generation1.getByRole("cell").first()).toHaveText("DONE", { timeout: 60_000 });
+  await expect(generationRow(page, 1).getByRole("cell").first()).toHaveText("DONE", {
+    timeout: 60_000,
+  });
 
   // Follow an approved task's lineage to the trajectory that triggered it.
   const [lineage] = await query<{ id: number; parent: string; trigger: string; kind: string }>(
@@ -232,6 +224,22 @@ test("create, launch, watch, chart, review, trace lineage, share and revoke", as
   await expect(
     shared.getByRole("heading", { level: 1, name: `Trajectory ${lineage!.trigger}` }),
   ).toBeVisible();
+  // Every shared page, including the GRPO group, is served without a server action bound to it.
+  const [group] = await query<{ taskId: number }>(
+    `SELECT tr."taskId" FROM "Trajectory" tr WHERE tr.id = $1`,
+    [lineage!.trigger],
+  );
+  for (const path of [
+    "",
+    "/generations/1",
+    `/generations/0/groups/${group!.taskId}`,
+    `/tasks/${lineageTask}`,
+    `/trajectories/${lineage!.trigger}`,
+  ]) {
+    const response = await colleague.request.get(`${shareUrl}${path}`);
+    expect(response.status(), path).toBe(200);
+    expect(await response.text(), path).not.toMatch(SERVER_ACTION_MARKERS);
+  }
   for (const link of await shared.getByRole("link").all()) {
     const href = await link.getAttribute("href");
     if (href?.startsWith("/")) expect(href.startsWith(new URL(shareUrl).pathname)).toBe(true);

@@ -3,8 +3,6 @@ import { expect, test } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./support/axe";
 import { withE2eDatabase } from "./support/database";
 
-// Named to sort after runs-list.spec.ts, which asserts the fresh database's empty state.
-
 test("New run → Advanced points a run at the dashboard's own OpenAI endpoint and ToolWorld over HTTP", async ({
   page,
   baseURL,

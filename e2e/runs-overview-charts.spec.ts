@@ -4,7 +4,6 @@ import { expectNoSeriousA11yViolations } from "./support/axe";
 import { cellsOf, chartData, columnsOf, percent } from "./support/charts";
 import { withE2eDatabase } from "./support/database";
 
-// Sorts after runs-list.spec.ts, which asserts the fresh database's empty state first.
 test.describe.configure({ mode: "serial" });
 
 type SkillRate = { generation: number; skill: string; successes: number; attempts: number };

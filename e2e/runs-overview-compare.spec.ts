@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import type { Client } from "pg";
 import { expectNoSeriousA11yViolations } from "./support/axe";
+import { cellsOf, chartData, columnsOf } from "./support/charts";
 import { withE2eDatabase } from "./support/database";
 
-// Sorts after runs-list.spec.ts, which asserts the fresh database's empty state first.
 test.describe.configure({ mode: "serial" });
 
 const suffix = randomBytes(3).toString("hex");
@@ -80,22 +80,6 @@ test.beforeAll(async () => {
   });
 });
 
-async function chartData(page: Page, chart: string): Promise<Locator> {
-  const region = page.getByRole("region", { name: chart, exact: true });
-  await region.getByText("Show data").click();
-  const table = region.getByRole("table");
-  await expect(table).toBeVisible();
-  return table;
-}
-
-async function cellsOf(table: Locator, rowHeader: string): Promise<string[]> {
-  return table
-    .getByRole("row")
-    .filter({ has: table.page().getByRole("rowheader", { name: rowHeader, exact: true }) })
-    .getByRole("cell")
-    .allInnerTexts();
-}
-
 const label = (run: RunSpec) =>
   `${run.name} (${{ COEVOLVE: "co-evolve", STATIC: "static", UNIFORM: "uniform" }[run.mode]})`;
 
@@ -106,10 +90,7 @@ test("runs launched together compare in one click from the runs list", async ({ 
   await expect(page.getByRole("heading", { level: 1, name: "Compare runs" })).toBeVisible();
 
   const curves = await chartData(page, "Held-out success by generation");
-  expect(await curves.getByRole("columnheader").allInnerTexts()).toEqual([
-    "Generation",
-    ...RUNS.map(label),
-  ]);
+  expect(await columnsOf(curves)).toEqual(["Generation", ...RUNS.map(label)]);
   // Generation 0: every run 4 of 16. Generation 1: 10/16 and 6/16; the uniform run has none yet.
   expect(await cellsOf(curves, "0")).toEqual(["25.0%", "25.0%", "25.0%"]);
   expect(await cellsOf(curves, "1")).toEqual(["62.5%", "37.5%", "—"]);
@@ -141,11 +122,7 @@ test("the picker writes the compared runs to the URL, and a reload keeps them", 
   await expect(page).toHaveURL(`/compare?runs=${RUNS[0]!.slug},${RUNS[2]!.slug}`);
   await page.reload();
   const curves = await chartData(page, "Held-out success by generation");
-  expect(await curves.getByRole("columnheader").allInnerTexts()).toEqual([
-    "Generation",
-    label(RUNS[0]!),
-    label(RUNS[2]!),
-  ]);
+  expect(await columnsOf(curves)).toEqual(["Generation", label(RUNS[0]!), label(RUNS[2]!)]);
   await picker.getByRole("checkbox", { name: new RegExp(`^${RUNS[0]!.name}`) }).uncheck();
   await expect(page).toHaveURL(`/compare?runs=${RUNS[2]!.slug}`);
   await picker.getByRole("checkbox", { name: new RegExp(`^${RUNS[2]!.name}`) }).uncheck();
@@ -161,10 +138,7 @@ test("unknown runs are named and left out; none at all is a helpful empty state"
   const alert = page.getByRole("alert").filter({ hasText: "No runs are called" });
   await expect(alert).toContainText("No runs are called no-such-run, Bad Slug!");
   const curves = await chartData(page, "Held-out success by generation");
-  expect(await curves.getByRole("columnheader").allInnerTexts()).toEqual([
-    "Generation",
-    label(RUNS[1]!),
-  ]);
+  expect(await columnsOf(curves)).toEqual(["Generation", label(RUNS[1]!)]);
   await alert.getByRole("link", { name: "Remove from the link" }).click();
   await expect(page).toHaveURL(`/compare?runs=${RUNS[1]!.slug}`);
   await expect(alert).toHaveCount(0);

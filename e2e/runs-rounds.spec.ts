@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./support/axe";
+import { generationRow } from "./support/pages";
 import { withE2eDatabase } from "./support/database";
 
-// Named to sort after runs-list.spec.ts: that spec asserts the empty state of the fresh database
-// first, and these tests create runs in the same database (specs run one file after another).
 test.describe.configure({ mode: "serial" });
 
 const ROUND_STAGES = [
@@ -26,13 +25,6 @@ async function countRunsNamed(name: string): Promise<number> {
     );
     return rows[0]!.count;
   });
-}
-
-function generationRow(page: Page, index: number) {
-  return page
-    .getByRole("table", { name: "Generations, newest first" })
-    .getByRole("row")
-    .filter({ has: page.getByRole("rowheader", { name: String(index), exact: true }) });
 }
 
 type ProgressSnapshot = {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { alignRollouts, divergenceText, groupRewardStats } from "../lib/trajectories/divergence";
 import { expectNoSeriousA11yViolations } from "./support/axe";
+import { generationRow } from "./support/pages";
 import { withE2eDatabase } from "./support/database";
 
 // Builds on a run it creates itself: one co-evolve round, small enough to finish in seconds.
@@ -19,13 +20,6 @@ type Picked = {
 };
 
 let picked: Picked;
-
-function generationRow(page: Page, index: number) {
-  return page
-    .getByRole("table", { name: "Generations, newest first" })
-    .getByRole("row")
-    .filter({ has: page.getByRole("rowheader", { name: String(index), exact: true }) });
-}
 
 async function expectNotFound(page: Page, path: string) {
   await page.goto(path);
