@@ -133,15 +133,47 @@ describe("connections", () => {
       message: `A connection named "${name}" already exists in the workspace; delete it first to replace it.`,
     });
 
-    const own = await resolveConnectionSecret(pool, { name, runId, secretKey });
+    const own = await resolveConnectionSecret(pool, {
+      name,
+      runId,
+      sendTo: "https://ray.example.com/jobs",
+      secretKey,
+    });
     expect(own).toMatchObject({ kind: "trainer-webhook", apiKey: "run-key-000000002" });
-    const other = await resolveConnectionSecret(pool, { name, runId: runId + 100000, secretKey });
+    const other = await resolveConnectionSecret(pool, {
+      name,
+      runId: runId + 100000,
+      sendTo: "https://ray.example.com/jobs",
+      secretKey,
+    });
     expect(other.apiKey).toBe("workspace-key-0001");
     await expect(
-      resolveConnectionSecret(pool, { name, runId, kind: "openai", secretKey }),
+      resolveConnectionSecret(pool, {
+        name,
+        runId,
+        kind: "openai",
+        sendTo: "https://ray.example.com",
+        secretKey,
+      }),
     ).rejects.toThrow(`connection "${name}" is a trainer-webhook connection, not openai`);
+    // The key goes only to the connection's own server, whatever URL a run config names.
     await expect(
-      resolveConnectionSecret(pool, { name: `missing-${suffix}`, runId, secretKey }),
+      resolveConnectionSecret(pool, {
+        name,
+        runId,
+        sendTo: "https://attacker.example/x",
+        secretKey,
+      }),
+    ).rejects.toThrow(
+      `connection "${name}" holds the key for https://ray.example.com, not for https://attacker.example`,
+    );
+    await expect(
+      resolveConnectionSecret(pool, {
+        name: `missing-${suffix}`,
+        runId,
+        sendTo: "https://ray.example.com",
+        secretKey,
+      }),
     ).rejects.toThrow(/no connection named "missing-.*" \(add it under Settings → Connections\)/);
   });
 

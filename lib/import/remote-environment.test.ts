@@ -163,11 +163,7 @@ describe("export of a run with an HTTP environment", () => {
   });
 
   it("refuses an unreachable server or a missing connection with a 503 error naming the URL, never the key", async () => {
-    const down = await remoteRun("down", {
-      kind: "http",
-      baseUrl: deadUrl,
-      connection: CONNECTION,
-    });
+    const down = await remoteRun("down", { kind: "http", baseUrl: deadUrl });
     const error = await caught(exportText(down.slug));
     expect(error.code).toBe("UNAVAILABLE");
     expect(httpStatusOf(error)).toBe(503);
@@ -232,11 +228,7 @@ describe("import into a run with an HTTP environment", () => {
   });
 
   it("refuses with the environment's URL when its server is down or fails, and writes nothing", async () => {
-    const down = await remoteRun("imp-down", {
-      kind: "http",
-      baseUrl: deadUrl,
-      connection: CONNECTION,
-    });
+    const down = await remoteRun("imp-down", { kind: "http", baseUrl: deadUrl });
     const unreachable = await caught(importInto(down.slug));
     expect(unreachable.code).toBe("UNAVAILABLE");
     expect(unreachable.message).toContain(`Environment ${deadUrl} is not available: `);

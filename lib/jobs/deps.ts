@@ -43,7 +43,7 @@ export async function synthesizerFor(
   if (config.mode === "uniform") return createUniformSynthesizer();
   const llm = llmSynthesizerOf(config);
   if (!llm) return createRuleSynthesizer();
-  const apiKey = await connectionKey(llm.connection, "openai", options);
+  const apiKey = await connectionKey(llm.connection, "openai", llm.baseUrl, options);
   return llmSynthesizerFromConfig(llm, {
     apiKey: apiKey ?? undefined,
     sendContext: llm.sendContext,
@@ -115,9 +115,11 @@ function cacheKey(runId: number, config: object, apiKey: string | null): string 
   return `${runId}\n${JSON.stringify(config)}\n${keyHash}`;
 }
 
-async function connectionKey(
+/** The key of the named connection, for a request to `sendTo` (its own server only). */
+export async function connectionKey(
   name: string | undefined,
-  kind: "openai" | "http-environment",
+  kind: "openai" | "http-environment" | "trainer-webhook",
+  sendTo: string,
   options: RunDepsOptions,
 ): Promise<string | null> {
   if (!name) return null;
@@ -125,6 +127,7 @@ async function connectionKey(
     name,
     runId: options.runId,
     kind,
+    sendTo,
     secretKey: options.secretKey,
   });
   return resolved.apiKey;
@@ -139,7 +142,12 @@ async function connectedEnvironment(
   config: HttpEnvironmentConfig,
   options: RunDepsOptions,
 ): Promise<Environment> {
-  const apiKey = await connectionKey(config.connection, "http-environment", options);
+  const apiKey = await connectionKey(
+    config.connection,
+    "http-environment",
+    config.baseUrl,
+    options,
+  );
   const key = cacheKey(options.runId, config, apiKey);
   const cached = environments.get(key);
   if (cached) return cached;
@@ -179,7 +187,7 @@ async function runSlug(options: RunDepsOptions): Promise<string> {
 }
 
 async function openAiAgent(config: OpenAiAgentConfig, options: RunDepsOptions): Promise<Agent> {
-  const apiKey = await connectionKey(config.connection, "openai", options);
+  const apiKey = await connectionKey(config.connection, "openai", config.baseUrl, options);
   const key = cacheKey(options.runId, config, apiKey);
   const cached = agents.get(key);
   if (cached) return cached;

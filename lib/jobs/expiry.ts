@@ -1,4 +1,9 @@
-import { httpEnvironmentOf, openAiAgentOf, type RunConfig } from "@/lib/validations/run-config";
+import {
+  httpEnvironmentOf,
+  llmSynthesizerOf,
+  openAiAgentOf,
+  type RunConfig,
+} from "@/lib/validations/run-config";
 
 /**
  * How long a job may stay active before the queue presumes its worker dead and hands it to
@@ -9,7 +14,7 @@ import { httpEnvironmentOf, openAiAgentOf, type RunConfig } from "@/lib/validati
  */
 export const JOB_EXPIRY_SECONDS = 30;
 
-/** Stage jobs of a run with a remote agent or environment (SEED, TRAIN replay over HTTP …). */
+/** Stage jobs of a run with a remote agent, environment or synthesizer (SEED, SYNTHESIZE, …). */
 export const REMOTE_STAGE_EXPIRY_SECONDS = 30 * 60;
 
 /** Steps an episode is assumed to take at most when sizing expiry (ToolWorld tops out below). */
@@ -19,11 +24,13 @@ const MAX_EXPIRY_SECONDS = 23 * 60 * 60;
 /** The agent's backoff cap between retries (agent.ts `maxMs`). */
 const BACKOFF_SECONDS = 8;
 
-type EndpointConfig = Pick<RunConfig, "agent" | "environment">;
+type EndpointConfig = Pick<RunConfig, "agent" | "environment" | "synthesizer">;
 
 /** Null when the run is all builtin (the queue default applies). */
 export function stageExpirySeconds(config: EndpointConfig): number | null {
-  return openAiAgentOf(config) || httpEnvironmentOf(config) ? REMOTE_STAGE_EXPIRY_SECONDS : null;
+  return openAiAgentOf(config) || httpEnvironmentOf(config) || llmSynthesizerOf(config)
+    ? REMOTE_STAGE_EXPIRY_SECONDS
+    : null;
 }
 
 /**

@@ -507,6 +507,11 @@ describe("job expiry for runs with external parts", () => {
     });
     expect(stageExpirySeconds(remoteEnvironment)).toBe(REMOTE_STAGE_EXPIRY_SECONDS);
     expect(rolloutBatchExpirySeconds(remoteEnvironment, 48)).toBe(REMOTE_STAGE_EXPIRY_SECONDS);
+    // An LLM synthesizer alone makes SYNTHESIZE a remote stage (model calls of up to a minute).
+    const llmSynthesis = parseRunConfig({
+      synthesizer: { kind: "llm", baseUrl: "http://s/v1", model: "m" },
+    });
+    expect(stageExpirySeconds(llmSynthesis)).toBe(REMOTE_STAGE_EXPIRY_SECONDS);
   });
 
   it("enqueues a remote run's stage and rollout jobs with those expiries, a builtin run's with 30 s", async () => {

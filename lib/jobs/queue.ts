@@ -1,6 +1,7 @@
 import PgBoss from "pg-boss";
 import type { PoolClient } from "pg";
-import { JOB_EXPIRY_SECONDS, REMOTE_STAGE_EXPIRY_SECONDS } from "./expiry";
+import type { RunConfig } from "@/lib/validations/run-config";
+import { JOB_EXPIRY_SECONDS, stageExpirySeconds } from "./expiry";
 
 /**
  * The Postgres job queue (pg-boss). Jobs carry ids only: the Generation row holds a round's state
@@ -80,13 +81,14 @@ export function inTransaction(client: PoolClient): PgBoss.Db {
  * (rather than "builtin"/"toolworld") is remote (see expiry.ts).
  */
 async function stageExpiryOf(client: PoolClient, generationId: number): Promise<number> {
-  const { rows } = await client.query<{ isRemote: boolean }>(
-    `SELECT jsonb_typeof(r.config -> 'agent') = 'object'
-            OR jsonb_typeof(r.config -> 'environment') = 'object' AS "isRemote"
+  // The stored config's endpoint parts as JSON: the same rule the worker applies to parsed ones.
+  const { rows } = await client.query<Pick<RunConfig, "agent" | "environment" | "synthesizer">>(
+    `SELECT r.config -> 'agent' AS agent, r.config -> 'environment' AS environment,
+            r.config -> 'synthesizer' AS synthesizer
        FROM "Generation" g JOIN "Run" r ON r.id = g."runId" WHERE g.id = $1`,
     [generationId],
   );
-  return rows[0]?.isRemote ? REMOTE_STAGE_EXPIRY_SECONDS : JOB_EXPIRY_SECONDS;
+  return (rows[0] && stageExpirySeconds(rows[0])) ?? JOB_EXPIRY_SECONDS;
 }
 
 export async function enqueueStage(boss: PgBoss, client: PoolClient, job: StageJob): Promise<void> {

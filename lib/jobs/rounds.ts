@@ -53,7 +53,7 @@ import {
   saveCheckpoint,
   type StoredTask,
 } from "./engine-rows";
-import { createRunDeps } from "./deps";
+import { connectionKey, createRunDeps } from "./deps";
 import { rolloutBatchExpirySeconds } from "./expiry";
 import {
   defaultExternalTrainerSetup,
@@ -94,7 +94,6 @@ export type RoundContext = {
   /** Where external trainers' data goes and the URL they call back; defaults from the env. */
   externalTrainer?: ExternalTrainerSetup;
   /** The API key of a saved trainer-webhook connection, for webhooks that name one. */
-  resolveConnectionKey?: (name: string, runId: number) => Promise<string | null>;
 };
 
 /** Pool slots per rollout job (× G rollouts each) and held-out tasks per evaluation job. */
@@ -788,11 +787,13 @@ async function externalTrainStage(
     base: { checkpoint: base.weights, uri: base.uri, version: 0 },
     deadline,
   });
-  const connection = trainer.webhook?.connection;
-  if (connection && !ctx.resolveConnectionKey) {
-    throw new Error(`connection "${connection}" cannot be resolved by this worker`);
-  }
-  const webhookKey = connection ? await ctx.resolveConnectionKey!(connection, gen.runId) : null;
+  const webhookKey = trainer.webhook
+    ? await connectionKey(trainer.webhook.connection, "trainer-webhook", trainer.webhook.url, {
+        db: ctx.pool,
+        runId: gen.runId,
+        secretKey: ctx.secretKey,
+      })
+    : null;
 
   const { token, hash } = newCallbackToken();
   const isIssued = await withTransaction(ctx.pool, async (client) => {

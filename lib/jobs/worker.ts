@@ -1,7 +1,6 @@
 import { Pool } from "pg";
 import type { EngineDeps } from "@/lib/engine/engine";
 import type { RunConfig } from "@/lib/validations/run-config";
-import { resolveConnectionSecret } from "@/lib/connections/resolve";
 import type { ExternalTrainerSetup } from "./external-trainer";
 import { createBoss, ensureQueues, QUEUE, type RolloutJob, type StageJob } from "./queue";
 import { runRolloutJob, runStageJob, type RoundContext } from "./rounds";
@@ -38,15 +37,6 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     depsFor: options.depsFor,
     secretKey: options.secretKey,
     externalTrainer: options.externalTrainer,
-    resolveConnectionKey: async (name, runId) => {
-      const resolved = await resolveConnectionSecret(pool, {
-        name,
-        runId,
-        kind: "trainer-webhook",
-        secretKey: options.secretKey,
-      });
-      return resolved.apiKey;
-    },
   };
   const polling = { batchSize: 1, pollingIntervalSeconds: 0.5 };
 
