@@ -20,8 +20,3 @@ export async function sharedViewContext(
   if (!share) notFound();
   return { run: share.run, basePath: sharePath(token), canAct: false };
 }
-
-/** Path segments that are ids: digits only, so "1e3", "-1" or "07abc" are simply not found. */
-export function parseId(segment: string, maxDigits = 9): number | null {
-  return new RegExp(`^\\d{1,${maxDigits}}$`).test(segment) ? Number(segment) : null;
-}

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ExportButton } from "@/components/export/export-button";
 import { ImportForm } from "@/components/import/import-form";
-import { getRunBySlug } from "@/lib/db/queries/runs";
+import { loadRun } from "../load-run";
 import { importTasksAction } from "./actions";
 
 type ImportPageProps = { params: Promise<{ slug: string }> };
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Import seed tasks" };
 
 export default async function ImportPage({ params }: ImportPageProps) {
   const { slug } = await params;
-  const run = await getRunBySlug({ slug });
+  const run = await loadRun(slug);
   if (!run) notFound();
   return (
     <div className="space-y-8">

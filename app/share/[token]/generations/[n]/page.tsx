@@ -1,7 +1,8 @@
 import { notFound } from "next/navigation";
 import { GenerationBrowser } from "@/components/generation/generation-browser";
 import type { ViewSearchParams } from "@/components/run/view-context";
-import { parseId, sharedViewContext } from "../../load-share";
+import { parseGenerationIndex } from "@/lib/validations/ids";
+import { sharedViewContext } from "../../load-share";
 
 type Props = {
   params: Promise<{ token: string; n: string }>;
@@ -9,7 +10,7 @@ type Props = {
 };
 
 export default async function SharedGenerationPage({ params, searchParams }: Props) {
-  const generationIndex = parseId((await params).n);
+  const generationIndex = parseGenerationIndex((await params).n);
   if (generationIndex === null) notFound();
   const context = await sharedViewContext(params);
   return (

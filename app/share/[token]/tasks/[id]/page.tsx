@@ -1,7 +1,8 @@
 import { notFound } from "next/navigation";
 import type { ViewSearchParams } from "@/components/run/view-context";
 import { TaskView } from "@/components/task/task-view";
-import { parseId, sharedViewContext } from "../../load-share";
+import { parseIntId } from "@/lib/validations/ids";
+import { sharedViewContext } from "../../load-share";
 
 type Props = {
   params: Promise<{ token: string; id: string }>;
@@ -9,7 +10,7 @@ type Props = {
 };
 
 export default async function SharedTaskPage({ params, searchParams }: Props) {
-  const taskId = parseId((await params).id);
+  const taskId = parseIntId((await params).id);
   if (taskId === null) notFound();
   const context = await sharedViewContext(params);
   return <TaskView {...context} taskId={taskId} searchParams={await searchParams} />;

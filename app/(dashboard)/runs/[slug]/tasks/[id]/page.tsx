@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { TaskView } from "@/components/task/task-view";
 import { parseIntId } from "@/lib/validations/ids";
-import { loadRun } from "../../route-params";
+import { loadRun } from "../../load-run";
 
 type TaskPageProps = {
   params: Promise<{ slug: string; id: string }>;

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { TrajectoryView } from "@/components/trajectory/trajectory-view";
-import { loadRun } from "../../route-params";
+import { loadRun } from "../../load-run";
 
 type TrajectoryPageProps = {
   params: Promise<{ slug: string; id: string }>;

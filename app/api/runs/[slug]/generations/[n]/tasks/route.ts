@@ -1,3 +1,4 @@
+import { parseGenerationIndex } from "@/lib/validations/ids";
 import { NextResponse } from "next/server";
 import { PAGE_SIZE, parseBrowserState } from "@/components/generation/browser-params";
 import { listGenerationTasks } from "@/lib/db/queries/generation-tasks";
@@ -17,7 +18,8 @@ export async function GET(
   { params }: { params: Promise<{ slug: string; n: string }> },
 ) {
   const { slug, n } = await params;
-  if (!/^\d{1,9}$/.test(n)) {
+  const generationIndex = parseGenerationIndex(n);
+  if (generationIndex === null) {
     return NextResponse.json({ error: "Generation not found" }, { status: 404, headers: NO_STORE });
   }
   const state = parseBrowserState(Object.fromEntries(new URL(request.url).searchParams));
@@ -33,7 +35,7 @@ export async function GET(
       return NextResponse.json({ error: "Run not found" }, { status: 404, headers: NO_STORE });
     const page = await listGenerationTasks({
       runId: run.id,
-      generationIndex: Number(n),
+      generationIndex,
       filter: state.filter,
       sort: state.sort,
       page: state.page,

@@ -1,3 +1,4 @@
+import { parseGenerationIndex } from "@/lib/validations/ids";
 import { Readable } from "node:stream";
 import { NextResponse } from "next/server";
 import { getPool } from "@/lib/db/pool";
@@ -18,7 +19,7 @@ export async function GET(
   { params }: { params: Promise<{ slug: string; n: string }> },
 ) {
   const { slug, n } = await params;
-  const index = /^\d{1,9}$/.test(n) ? Number(n) : null;
+  const index = parseGenerationIndex(n);
   if (index === null) {
     return NextResponse.json({ error: "Generation not found" }, { status: 404, headers: NO_STORE });
   }

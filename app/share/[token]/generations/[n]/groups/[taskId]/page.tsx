@@ -1,7 +1,8 @@
 import { notFound } from "next/navigation";
 import type { ViewSearchParams } from "@/components/run/view-context";
 import { GroupView } from "@/components/trajectory/group-view";
-import { parseId, sharedViewContext } from "../../../../load-share";
+import { parseGenerationIndex, parseIntId } from "@/lib/validations/ids";
+import { sharedViewContext } from "../../../../load-share";
 
 type Props = {
   params: Promise<{ token: string; n: string; taskId: string }>;
@@ -10,8 +11,8 @@ type Props = {
 
 export default async function SharedGroupPage({ params, searchParams }: Props) {
   const { n, taskId } = await params;
-  const generationIndex = parseId(n);
-  const task = parseId(taskId);
+  const generationIndex = parseGenerationIndex(n);
+  const task = parseIntId(taskId);
   if (generationIndex === null || task === null) notFound();
   const context = await sharedViewContext(params);
   return (

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { GroupView } from "@/components/trajectory/group-view";
 import { parseGenerationIndex, parseIntId } from "@/lib/validations/ids";
-import { loadRun } from "../../../../route-params";
+import { loadRun } from "../../../../load-run";
 
 type GroupPageProps = {
   params: Promise<{ slug: string; n: string; taskId: string }>;
