@@ -10,15 +10,20 @@ import {
   statusTone,
 } from "./format";
 import { runPaths } from "./view-context";
+import { redactEndpoints } from "@/lib/share/redact";
 
 /** The generation timeline; each generation links to its browser under the view's basePath. */
 export function GenerationsTable({
   generations,
   basePath,
+  canAct,
 }: {
   generations: GenerationRow[];
   basePath: string;
+  /** False on a share: errors are shown without the endpoints they name. */
+  canAct: boolean;
 }) {
+  const shownError = (error: string) => (canAct ? error : redactEndpoints(error));
   return (
     <Table caption="Generations, newest first">
       <TableHead>
@@ -72,8 +77,8 @@ export function GenerationsTable({
               }`}
             >
               {generation.error ? (
-                <span className="line-clamp-2 break-words" title={generation.error}>
-                  {generation.error}
+                <span className="line-clamp-2 break-words" title={shownError(generation.error)}>
+                  {shownError(generation.error)}
                 </span>
               ) : null}
             </Td>

@@ -136,7 +136,7 @@ export async function RunOverview({
             created.
           </EmptyState>
         ) : (
-          <GenerationsTable generations={generations} basePath={basePath} />
+          <GenerationsTable generations={generations} basePath={basePath} canAct={canAct} />
         )}
       </section>
     </div>

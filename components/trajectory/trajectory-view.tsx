@@ -10,6 +10,7 @@ import {
 import type { TrajectoryStep } from "@/lib/engine/types";
 import { getTrajectory, listGroupMembers } from "@/lib/db/queries/trajectories";
 import { groupRewardStats } from "@/lib/trajectories/divergence";
+import { redactEndpoints } from "@/lib/share/redact";
 import { groupNeighbours, groupSlotOf } from "@/lib/trajectories/groups";
 import { SampleKeys } from "./sample-keys";
 import {
@@ -32,7 +33,7 @@ export type TrajectoryViewProps = RunViewContext & {
 };
 
 /** One rollout, step by step: what the policy chose, how sure it was, and what the world said. */
-export async function TrajectoryView({ run, basePath, trajectoryId }: TrajectoryViewProps) {
+export async function TrajectoryView({ run, basePath, canAct, trajectoryId }: TrajectoryViewProps) {
   const trajectory = await getTrajectory({ runId: run.id, trajectoryId });
   if (!trajectory) notFound();
   const members = await listGroupMembers({
@@ -195,7 +196,9 @@ export async function TrajectoryView({ run, basePath, trajectoryId }: Trajectory
           {trajectory.error && (
             <p className="rounded-lg border border-red-600/30 px-4 py-3">
               <span className="block text-xs text-muted">Error</span>
-              <span className="text-red-700 dark:text-red-300">{trajectory.error}</span>
+              <span className="text-red-700 dark:text-red-300">
+                {canAct ? trajectory.error : redactEndpoints(trajectory.error)}
+              </span>
             </p>
           )}
         </div>
