@@ -4,5 +4,5 @@
  * as its config summary does, and keeps the rest of the reason.
  */
 export function redactEndpoints(text: string): string {
-  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>)\]]+/gi, "[endpoint]");
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>)\]]*[^\s"'<>)\].,;:]/gi, "[endpoint]");
 }
