@@ -146,6 +146,35 @@ test("create, launch, watch, chart, review, trace lineage, share and revoke", as
   );
   expect(after).toEqual({ pending: 0, approved: pending + 1 });
 
+  // Share the run read-only and open the link as a colleague without an account.
+  await page.goto(`/runs/${slug}`);
+  await page.getByRole("button", { name: "Share", exact: true }).click();
+  const share = page.getByRole("dialog", { name: `Share “${name}”` });
+  await share.getByLabel("Label (optional)").fill("Journey colleague");
+  await share.getByRole("button", { name: "Create link" }).click();
+  const shareUrl = await share.getByLabel("New share link (shown only once)").inputValue();
+  expect(shareUrl).toMatch(/\/share\/[A-Za-z0-9_-]{43}$/);
+
+  const colleague = await browser.newContext();
+  const shared = await colleague.newPage();
+  await shared.goto(shareUrl);
+  await expect(shared.getByRole("heading", { level: 1, name })).toBeVisible();
+  const noActions = async () => {
+    for (const control of ["Launch round", "Approve", "Reject", "Review", "Share", "New run"]) {
+      await expect(shared.getByRole("button", { name: control, exact: true })).toHaveCount(0);
+    }
+    // A filter is a plain GET search form; nothing else may post anywhere.
+    await expect(shared.locator("form:not([role=search])")).toHaveCount(0);
+    // Checkboxes that only pick chart series or filters are fine; row selection is not.
+    await expect(shared.getByRole("checkbox", { name: /^Select task/ })).toHaveCount(0);
+  };
+  // While generation 1 still waits for review, the shared view of it offers no review at all.
+  await shared.goto(`${shareUrl}/generations/1`);
+  await expect(shared.getByText("AWAITING REVIEW", { exact: true })).toBeVisible();
+  await noActions();
+  await expect(shared.getByRole("button", { name: /^Approve all|^Export$/ })).toHaveCount(0);
+  await shared.goto(shareUrl);
+
   // Close the review: the round finishes.
   await page.goto(`/runs/${slug}`);
   await page.getByRole("button", { name: "Close review" }).click();
@@ -184,28 +213,6 @@ test("create, launch, watch, chart, review, trace lineage, share and revoke", as
     page.getByRole("list", { name: "Steps" }).getByRole("heading", { level: 3 }),
   ).toHaveCount(trajectory!.stepCount);
 
-  // Share the run read-only and open the link as a colleague without an account.
-  await page.goto(`/runs/${slug}`);
-  await page.getByRole("button", { name: "Share", exact: true }).click();
-  const share = page.getByRole("dialog", { name: `Share “${name}”` });
-  await share.getByLabel("Label (optional)").fill("Journey colleague");
-  await share.getByRole("button", { name: "Create link" }).click();
-  const shareUrl = await share.getByLabel("New share link (shown only once)").inputValue();
-  expect(shareUrl).toMatch(/\/share\/[A-Za-z0-9_-]{43}$/);
-
-  const colleague = await browser.newContext();
-  const shared = await colleague.newPage();
-  await shared.goto(shareUrl);
-  await expect(shared.getByRole("heading", { level: 1, name })).toBeVisible();
-  const noActions = async () => {
-    for (const control of ["Launch round", "Approve", "Reject", "Review", "Share", "New run"]) {
-      await expect(shared.getByRole("button", { name: control, exact: true })).toHaveCount(0);
-    }
-    // A filter is a plain GET search form; nothing else may post anywhere.
-    await expect(shared.locator("form:not([role=search])")).toHaveCount(0);
-    // Checkboxes that only pick chart series or filters are fine; row selection is not.
-    await expect(shared.getByRole("checkbox", { name: /^Select task/ })).toHaveCount(0);
-  };
   await noActions();
   await expectNoSeriousA11yViolations(shared);
   // The shared generation, task and trajectory pages show the same data, still without actions.
@@ -262,6 +269,8 @@ test("create, launch, watch, chart, review, trace lineage, share and revoke", as
   ).toEqual(generationsBefore);
 
   // Revoke it: the colleague's link stops working.
+  await page.goto(`/runs/${slug}`);
+  await page.getByRole("button", { name: "Share", exact: true }).click();
   await share.getByRole("button", { name: "Revoke Journey colleague" }).click();
   await share.getByRole("button", { name: "Revoke Journey colleague now" }).click();
   await expect(
