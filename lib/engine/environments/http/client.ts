@@ -174,17 +174,21 @@ function createTransport(options: HttpEnvironmentOptions) {
     return checked.value;
   }
 
-  /** Retries only idempotent calls, and only failures another attempt could fix. */
+  /**
+   * Retries failures another attempt could fix: any call the server refused with 429 (it did
+   * nothing, e.g. its episode cap was full while other workers' rollouts ran), and idempotent
+   * calls after a 5xx or a network error.
+   */
   return async function send<T>(call: Call): Promise<T> {
     const endpoint = `${call.method} ${call.path}`;
     for (let tries = 0; ; tries++) {
       try {
         return await attempt<T>(call, endpoint);
       } catch (error) {
-        const transient =
-          error instanceof HttpEnvironmentError &&
-          (error.status === null || error.status >= 500 || error.status === 429);
-        if (!call.idempotent || !transient || tries >= retries) throw error;
+        const isHttpError = error instanceof HttpEnvironmentError;
+        const isRefused = isHttpError && error.status === 429;
+        const isTransient = isHttpError && (error.status === null || error.status >= 500);
+        if (!(isRefused || (call.idempotent && isTransient)) || tries >= retries) throw error;
         await sleep(retryDelayMs * 2 ** tries);
       }
     }

@@ -153,14 +153,21 @@ describe("HTTP environment client faults", () => {
     );
   });
 
-  it("the session cap reaches the client as a 429 too_many_sessions error, not retried", async () => {
-    const served = await serve(createEnvironmentHandler(createToolWorld(), { maxSessions: 1 }));
-    const env = await connectHttpEnvironment({ baseUrl: served.url, retryDelayMs: 5 });
+  it("a full session cap is retried, then reaches the client as a 429 too_many_sessions error", async () => {
+    let opens = 0;
+    const handler = createEnvironmentHandler(createToolWorld(), { maxSessions: 1 });
+    const served = await serve(async (request) => {
+      if (request.method === "POST" && new URL(request.url).pathname === "/episodes") opens++;
+      return handler(request);
+    });
+    const env = await connectHttpEnvironment({ baseUrl: served.url, retryDelayMs: 5, retries: 2 });
     const task = await env.generateTask(request);
     const first = await env.openEpisode(task);
     const error = await caught(env.openEpisode(task));
     expect(error.status).toBe(429);
     expect(error.code).toBe("too_many_sessions");
+    // The first open, then the refused one and its two retries.
+    expect(opens).toBe(4);
     await first.close!();
     const again = await env.openEpisode(task);
     await again.close!();
