@@ -53,10 +53,18 @@ export async function rolloutBatch(
   const out: Trajectory[] = new Array<Trajectory>(jobs.length);
   const width = Math.max(1, Math.min(jobs.length, Math.floor(deps.agent.concurrency ?? 1)));
   let next = 0;
+  // Once one episode throws the batch has failed (the job layer retries it whole): the other
+  // workers stop taking episodes instead of opening sessions and calling models for nothing.
+  let hasFailed = false;
   const worker = async () => {
-    while (next < jobs.length) {
+    while (!hasFailed && next < jobs.length) {
       const at = next++;
-      out[at] = await rolloutOne(deps, input, jobs[at] as RolloutJob);
+      try {
+        out[at] = await rolloutOne(deps, input, jobs[at] as RolloutJob);
+      } catch (error) {
+        hasFailed = true;
+        throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: width }, worker));

@@ -44,10 +44,7 @@ export async function synthesizerFor(
   const llm = llmSynthesizerOf(config);
   if (!llm) return createRuleSynthesizer();
   const apiKey = await connectionKey(llm.connection, "openai", llm.baseUrl, options);
-  return llmSynthesizerFromConfig(llm, {
-    apiKey: apiKey ?? undefined,
-    sendContext: llm.sendContext,
-  });
+  return llmSynthesizerFromConfig(llm, { apiKey: apiKey ?? undefined });
 }
 
 export async function createRunDeps(
@@ -102,7 +99,7 @@ export async function resolveRunEnvironment(
  */
 const MAX_CACHED = 32;
 const environments = new Map<string, Promise<Environment>>();
-const agents = new Map<string, Agent>();
+const agents = new Map<string, Promise<Agent>>();
 
 function remember<T>(cache: Map<string, T>, key: string, value: T): T {
   if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
@@ -191,9 +188,9 @@ async function openAiAgent(config: OpenAiAgentConfig, options: RunDepsOptions): 
   const key = cacheKey(options.runId, config, apiKey);
   const cached = agents.get(key);
   if (cached) return cached;
-  return remember(
-    agents,
-    key,
+  // The promise is cached before anything is awaited, so loops building deps at the same moment
+  // share one agent (and its concurrency limit).
+  const building = (async () =>
     createOpenAiAgent({
       baseUrl: config.baseUrl,
       model: modelNameFor(
@@ -209,6 +206,9 @@ async function openAiAgent(config: OpenAiAgentConfig, options: RunDepsOptions): 
       maxTokens: config.maxTokens,
       temperature: config.temperature,
       sendTaskId: config.sendTaskId,
-    }),
-  );
+    }))().catch((error: unknown) => {
+    agents.delete(key);
+    throw error;
+  });
+  return remember(agents, key, building);
 }

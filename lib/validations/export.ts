@@ -5,7 +5,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** What to export; shared by the route's query string and the CLI's flags. */
 export const ExportQuerySchema = z.object({
-  generation: z.coerce.number().int().min(0).optional(),
+  generation: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
   format: z.enum(EXPORT_FORMATS).default("jsonl"),
   purpose: z.enum(["train", "eval", "all"]).default("train"),
   status: z.enum(["approved", "all"]).default("approved"),

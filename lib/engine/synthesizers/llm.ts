@@ -78,6 +78,7 @@ export function llmSynthesizerFromConfig(
     concurrency: config.concurrency,
     timeoutMs: config.timeoutMs,
     retries: config.retries,
+    sendContext: config.sendContext,
     ...extra,
   });
 }

@@ -115,7 +115,8 @@ export async function playRemoteEpisode(
   const rng = createRng(seed);
   const steps: TrajectoryStep[] = [];
   let done = session.maxSteps <= 0;
-  while (!done) {
+  // Bounded here too: a server that only ends episodes on `finish` must not loop forever.
+  while (!done && steps.length < session.maxSteps) {
     const index = steps.length;
     const decision = decideFromView(await session.view(), index, weights, temperature, rng);
     if (!decision) break;
