@@ -1,3 +1,4 @@
+import { createSemaphore } from "@/lib/engine/semaphore";
 import type { Pool } from "pg";
 import {
   countExportTasks,
@@ -15,7 +16,11 @@ import type { ExportQuery } from "@/lib/validations/export";
 import { parseRunConfig } from "@/lib/validations/run-config";
 import { toChatRecord, type ChatRecord } from "./chat-format";
 import { encodeParquet } from "./parquet";
+
 import { toPortableTask } from "./task-format";
+
+/** Reference solutions asked of the environment at once while exporting tasks. */
+const REFERENCE_CONCURRENCY = 8;
 
 export type ExportOptions = ExportQuery & {
   db: Pick<Pool, "query">;
@@ -102,13 +107,20 @@ export async function prepareExport(options: ExportOptions): Promise<PreparedExp
       status: options.status,
       batchSize: options.batchSize,
     };
+    const referenceCalls = createSemaphore(REFERENCE_CONCURRENCY);
     return {
       run,
       total: await countExportTasks(scope),
       filename: `${stem}-tasks.jsonl`,
       contentType: "application/x-ndjson; charset=utf-8",
+      // Each task asks the environment for its reference solution: a remote one gets a few
+      // requests at a time, not a batch's thousand at once (its session and rate limits).
       body: jsonLines(iterateExportTasks(scope), (rows) =>
-        Promise.all(rows.map((row) => toPortableTask(row, { run: run.slug, environment }))),
+        Promise.all(
+          rows.map((row) =>
+            referenceCalls.run(() => toPortableTask(row, { run: run.slug, environment })),
+          ),
+        ),
       ),
     };
   }

@@ -1,4 +1,5 @@
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
+import { encodeParquet } from "./parquet";
 import { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToolWorld } from "@/lib/engine/environments/toolworld";
@@ -138,7 +139,7 @@ describe("Parquet trajectory export", () => {
       db: pool,
       slug: run.slug,
       ...query({ purpose: "all", status: "all", format: "parquet" }),
-      batchSize: 7, // many batches, several row groups
+      batchSize: 7, // many small batches
     });
     const bytes = await collect(prepared.body);
     expect(bytes.subarray(0, 4).toString()).toBe("PAR1");
@@ -159,6 +160,24 @@ describe("Parquet trajectory export", () => {
     });
     // Small batches are gathered into row groups of ~5000 rows rather than one group per batch.
     expect(parquetMetadata(file).row_groups.length).toBe(1);
+  });
+
+  it("writes out each row group as it completes, and the file reads back whole", async () => {
+    const jsonl = await exportLines({ purpose: "all", status: "all" });
+    const records = jsonl.records as ChatRecord[];
+    async function* batchesOf(size: number) {
+      for (let i = 0; i < records.length; i += size) yield records.slice(i, i + size);
+    }
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of encodeParquet(batchesOf(7), { rowGroupRows: 10 })) chunks.push(chunk);
+    const groups = Math.ceil(records.length / 14); // two batches of 7 fill a group of ≥ 10
+    expect(records.length).toBeGreaterThan(30);
+    // Bytes leave after every group (the header and first group before the file is done).
+    expect(chunks.length).toBeGreaterThan(groups);
+    const file = new Uint8Array(Buffer.concat(chunks)).buffer;
+    expect(parquetMetadata(file).row_groups.length).toBe(groups);
+    const rows = await parquetReadObjects({ file });
+    expect(rows.map((row) => row.task_key)).toEqual(records.map((r) => r.metadata.taskKey));
   });
 });
 

@@ -1,5 +1,5 @@
 import type { TokenUsage } from "../types";
-import { createSemaphore, type Semaphore } from "../agents/openai/semaphore";
+import { createSemaphore, type Semaphore } from "../semaphore";
 import type { ChatCompletionRequest, ChatToolCall, TokenLogprob } from "../agents/openai/wire";
 
 /**
