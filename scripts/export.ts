@@ -65,18 +65,27 @@ async function main() {
     const started = performance.now();
     const prepared = await prepareExport({ db: pool, slug, ...query });
     console.error(`exporting ${prepared.total} rows of ${prepared.run.slug} (${query.format})`);
-    const target = out === "-" ? process.stdout : fs.createWriteStream(out);
+    // A file is written beside and renamed when complete: an export that fails half-way (the
+    // database or a remote environment gone) leaves no truncated file that looks finished.
+    const partial = `${out}.partial`;
+    const target = out === "-" ? process.stdout : fs.createWriteStream(partial);
     let bytes = 0;
-    await pipeline(
-      Readable.from(prepared.body),
-      async function* count(source: AsyncIterable<Uint8Array>) {
-        for await (const chunk of source) {
-          bytes += chunk.byteLength;
-          yield chunk;
-        }
-      },
-      target,
-    );
+    try {
+      await pipeline(
+        Readable.from(prepared.body),
+        async function* count(source: AsyncIterable<Uint8Array>) {
+          for await (const chunk of source) {
+            bytes += chunk.byteLength;
+            yield chunk;
+          }
+        },
+        target,
+      );
+    } catch (error) {
+      if (out !== "-") fs.rmSync(partial, { force: true });
+      throw error;
+    }
+    if (out !== "-") fs.renameSync(partial, out);
     const seconds = (performance.now() - started) / 1000;
     console.error(
       `wrote ${prepared.total} rows, ${(bytes / 1e6).toFixed(1)} MB to ${out === "-" ? "stdout" : out} in ${seconds.toFixed(1)} s`,

@@ -64,7 +64,10 @@ export async function writeTrainingData(
   file: string,
   groups: readonly TrainingGroup[],
 ): Promise<{ lines: number; bytes: number }> {
-  const stream = fs.createWriteStream(file, { mode: 0o600 });
+  // Written beside and renamed into place: a duplicate delivery of the same attempt rewriting the
+  // file never truncates the one a started trainer is reading.
+  const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.partial`;
+  const stream = fs.createWriteStream(partial, { mode: 0o600 });
   let lines = 0;
   for (const line of trainingDataLines(groups)) {
     if (!stream.write(`${JSON.stringify(line)}\n`)) {
@@ -76,6 +79,7 @@ export async function writeTrainingData(
     stream.once("error", reject);
     stream.end(() => resolve());
   });
+  fs.renameSync(partial, file);
   return { lines, bytes: fs.statSync(file).size };
 }
 
