@@ -1,3 +1,4 @@
+import { reviewTone, validationTone } from "@/components/generation/task-cells";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Badge } from "@/components/ui/badge";
@@ -20,8 +21,6 @@ import {
   groupSizeOf,
   parsePurpose,
   purposeLabel,
-  toneOfReview,
-  toneOfValidation,
   withQuery,
 } from "@/components/trajectory/view-parts";
 import {
@@ -109,12 +108,12 @@ export async function TaskView({ run, basePath, taskId, searchParams }: TaskView
           )}
         </Fact>
         <Fact term="Validation">
-          <Badge tone={toneOfValidation(task.validationStatus)}>
+          <Badge tone={validationTone[task.validationStatus]}>
             {task.validationStatus.toLowerCase()}
           </Badge>
         </Fact>
         <Fact term="Review">
-          <Badge tone={toneOfReview(task.reviewStatus)}>{task.reviewStatus.toLowerCase()}</Badge>
+          <Badge tone={reviewTone[task.reviewStatus]}>{task.reviewStatus.toLowerCase()}</Badge>
         </Fact>
         <Fact term="Reviewer">{task.reviewer ?? <span className="text-muted">—</span>}</Fact>
         <Fact term="Reviewed (UTC)">

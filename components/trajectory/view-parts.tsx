@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
 import type { RunDetail } from "@/lib/db/queries/runs";
 import type { TrajectoryPurpose } from "@/lib/generated/prisma/enums";
 import { RunConfigSchema } from "@/lib/validations/run-config";
@@ -167,14 +167,6 @@ export function formatSigned(value: number | null | undefined, digits = 2): stri
 
 export function SuccessBadge({ success }: { success: boolean }) {
   return <Badge tone={success ? "good" : "bad"}>{success ? "success" : "fail"}</Badge>;
-}
-
-export function toneOfReview(status: string): BadgeTone {
-  return status === "APPROVED" ? "good" : status === "REJECTED" ? "bad" : "warn";
-}
-
-export function toneOfValidation(status: string): BadgeTone {
-  return status === "VALID" ? "good" : status === "INVALID" ? "bad" : "warn";
 }
 
 /** The run's GRPO group size G; the engine's default when a stored config cannot be read. */
