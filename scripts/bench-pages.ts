@@ -24,7 +24,8 @@ import {
 } from "@/lib/db/queries/generation-tasks";
 import { isAppError } from "@/lib/errors";
 import { TaskFilterSchema } from "@/lib/validations/task-filter";
-import { BIG_GENERATION, LARGE_RUN_SLUG, openAppDatabase } from "./lib/large-run";
+import { openAppDatabase } from "./lib/cli-database";
+import { BIG_GENERATION, LARGE_RUN_SLUG } from "./lib/large-run";
 
 const TARGET_RATIO = 2;
 const PAGE_SIZE = 50;

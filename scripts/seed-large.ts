@@ -15,7 +15,8 @@ import { Client } from "pg";
 import { refreshDataStats } from "@/lib/db/mutations/data-stats";
 import { isAppError } from "@/lib/errors";
 import { RunConfigSchema } from "@/lib/validations/run-config";
-import { BIG_GENERATION, LARGE_RUN_SLUG, openAppDatabase } from "./lib/large-run";
+import { openAppDatabase } from "./lib/cli-database";
+import { BIG_GENERATION, LARGE_RUN_SLUG } from "./lib/large-run";
 
 const { values: args } = parseArgs({
   options: {

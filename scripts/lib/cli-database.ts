@@ -1,20 +1,28 @@
 import { Pool } from "pg";
 import { getEnv } from "@/lib/env";
-import { prepareDatabase } from "./database";
+import { prepareDatabase, type PreparedDatabase } from "./database";
 
 /**
- * Runs `work` against the app's database: DATABASE_URL if set, else the embedded default the way
- * `npm start` finds it. Logs go to stderr, so a command may stream its output to stdout.
+ * The database `npm start` would use: DATABASE_URL when set, else the embedded default (started
+ * here if nothing runs it; stop it with `database.embedded?.stop()`).
  */
-export async function withAppDatabase<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
+export async function openAppDatabase(log: (line: string) => void): Promise<PreparedDatabase> {
   const env = getEnv();
-  const database = await prepareDatabase({
+  return prepareDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.COEVOLVE_DATA_DIR,
     projectRoot: process.cwd(),
     embeddedPort: env.EMBEDDED_PG_PORT,
-    log: (line) => console.error(`[db] ${line}`),
+    log,
   });
+}
+
+/**
+ * Runs `work` against the app's database (see openAppDatabase). Logs go to stderr, so a command
+ * may stream its output to stdout.
+ */
+export async function withAppDatabase<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
+  const database = await openAppDatabase((line) => console.error(`[db] ${line}`));
   const pool = new Pool({ connectionString: database.url, max: 4 });
   try {
     return await work(pool);
